@@ -1,0 +1,175 @@
+/* From aggregated costs to the output: winner takes all with uniqueness,
+ * subpixel refinement, left-right check, median, hole filling. */
+#include "sd-cpu.h"
+
+#include <stdlib.h>
+
+/* Rounds num / den to the nearest integer, halves away from zero (den > 0).
+ * Integer-only so that every backend gets the same bits. */
+static int
+div_round (int num, int den)
+{
+  return num >= 0 ? (num + den / 2) / den : -((-num + den / 2) / den);
+}
+
+static int
+argmin (const uint16_t * s, int n, int stride)
+{
+  int best = 0;
+  for (int k = 1; k < n; k++)
+    if (s[k * stride] < s[best * stride])
+      best = k;
+  return best;
+}
+
+void
+sd_cpu_wta (const SdParams * p, const uint16_t * sum, int16_t * disp,
+    int width, int height)
+{
+  const int D = p->num_disparities;
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      const size_t pix = (size_t) y * width + x;
+      const uint16_t *s = sum + pix * D;
+      /* no disparity of the range points inside the right image */
+      if (x < p->min_disparity) {
+        disp[pix] = SD_DISP_INVALID;
+        continue;
+      }
+      const int best = argmin (s, D, 1);
+      bool unique = true;
+      for (int k = 0; k < D && unique; k++)
+        if (abs (k - best) > 1 && (int) s[k] * (100 - p->uniqueness) <
+            (int) s[best] * 100)
+          unique = false;
+      if (!unique) {
+        disp[pix] = SD_DISP_INVALID;
+        continue;
+      }
+      int value = (p->min_disparity + best) * SD_SUBPIXEL_SCALE;
+      if (p->subpixel && best > 0 && best < D - 1) {
+        const int left = s[best - 1], right = s[best + 1];
+        int denom = left + right - 2 * s[best];
+        if (denom < 1)
+          denom = 1;
+        value += div_round ((left - right) * SD_SUBPIXEL_SCALE, 2 * denom);
+      }
+      disp[pix] = (int16_t) value;
+    }
+  }
+}
+
+void
+sd_cpu_right_disparity (const SdParams * p, const uint16_t * sum,
+    int16_t * right_disp, int width, int height)
+{
+  const int D = p->num_disparities;
+  for (int y = 0; y < height; y++) {
+    for (int xr = 0; xr < width; xr++) {
+      /* candidates: left pixel xr + min_disparity + k inside the image */
+      int n = width - xr - p->min_disparity;
+      if (n > D)
+        n = D;
+      if (n <= 0) {
+        right_disp[(size_t) y * width + xr] = SD_DISP_INVALID;
+        continue;
+      }
+      /* S(x = xr + dmin + k, k) sits at stride D + 1 through the volume */
+      const uint16_t *s = sum + ((size_t) y * width + xr +
+          p->min_disparity) * D;
+      right_disp[(size_t) y * width + xr] =
+          (int16_t) (p->min_disparity + argmin (s, n, D + 1));
+    }
+  }
+}
+
+void
+sd_cpu_lr_check (const SdParams * p, int16_t * disp,
+    const int16_t * right_disp, int width, int height)
+{
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      int16_t *v = disp + (size_t) y * width + x;
+      if (*v == SD_DISP_INVALID)
+        continue;
+      const int d = (*v + SD_SUBPIXEL_SCALE / 2) / SD_SUBPIXEL_SCALE;
+      const int xr = x - d;
+      if (xr < 0 || right_disp[(size_t) y * width + xr] == SD_DISP_INVALID
+          || abs (right_disp[(size_t) y * width + xr] - d) > p->lr_check)
+        *v = SD_DISP_INVALID;
+    }
+  }
+}
+
+static int
+compare_i16 (const void *a, const void *b)
+{
+  return (int) *(const int16_t *) a - (int) *(const int16_t *) b;
+}
+
+void
+sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
+    int height)
+{
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      const size_t pix = (size_t) y * width + x;
+      if (src[pix] == SD_DISP_INVALID) {
+        dst[pix] = SD_DISP_INVALID;
+        continue;
+      }
+      int16_t values[9];
+      int n = 0;
+      for (int yy = y - 1; yy <= y + 1; yy++) {
+        for (int xx = x - 1; xx <= x + 1; xx++) {
+          if (yy < 0 || yy >= height || xx < 0 || xx >= width)
+            continue;
+          const int16_t v = src[(size_t) yy * width + xx];
+          if (v != SD_DISP_INVALID)
+            values[n++] = v;
+        }
+      }
+      qsort (values, (size_t) n, sizeof (values[0]), compare_i16);
+      dst[pix] = values[(n - 1) / 2];
+    }
+  }
+}
+
+void
+sd_cpu_fill_holes (int16_t * disp, int width, int height)
+{
+  for (int y = 0; y < height; y++) {
+    int16_t *row = disp + (size_t) y * width;
+    int x = 0;
+    while (x < width) {
+      if (row[x] != SD_DISP_INVALID) {
+        x++;
+        continue;
+      }
+      const int start = x;
+      while (x < width && row[x] == SD_DISP_INVALID)
+        x++;
+      const int16_t before = start > 0 ? row[start - 1] : SD_DISP_INVALID;
+      const int16_t after = x < width ? row[x] : SD_DISP_INVALID;
+      int16_t fill = before;
+      if (fill == SD_DISP_INVALID || (after != SD_DISP_INVALID
+              && after < fill))
+        fill = after;
+      for (int i = start; i < x; i++)
+        row[i] = fill;
+    }
+  }
+}
+
+void
+sd_cpu_to_output (const int16_t * disp, uint16_t * out, size_t out_stride,
+    int width, int height)
+{
+  for (int y = 0; y < height; y++) {
+    uint16_t *o = (uint16_t *) ((uint8_t *) out + (size_t) y * out_stride);
+    for (int x = 0; x < width; x++) {
+      const int16_t v = disp[(size_t) y * width + x];
+      o[x] = v == SD_DISP_INVALID ? 0 : (uint16_t) v;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+/* The CPU reference pipeline, one function per stage.
+ *
+ * These functions define what every backend computes: the CUDA backend is
+ * tested against them bit for bit.  They favour the obvious over the fast.
+ *
+ * Conventions shared by all stages:
+ * - images are tightly packed (stride = width);
+ * - windows that reach outside the image read the nearest edge pixel;
+ * - volumes are indexed [(y * width + x) * num_disparities + k], where
+ *   disparity index k stands for disparity d = min_disparity + k;
+ * - disparity maps hold 16 * d (4 fractional bits) in int16, or
+ *   SD_DISP_INVALID. */
+#ifndef SD_CPU_H
+#define SD_CPU_H
+
+#include <stdint.h>
+
+#include "../sd-params.h"
+
+#define SD_DISP_INVALID ((int16_t) -1)
+#define SD_SUBPIXEL_SCALE 16
+
+static inline int
+sd_clamp_int (int v, int lo, int hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* prefilter.c */
+void sd_cpu_median_filter (const uint8_t * src, uint8_t * dst, int width,
+    int height, int window);
+void sd_cpu_rank_filter (const uint8_t * src, uint8_t * dst, int width,
+    int height, int window);
+/* Applies params->prefilter; tmp holds width * height bytes. */
+void sd_cpu_prefilter (const SdParams * params, const uint8_t * src,
+    uint8_t * dst, uint8_t * tmp, int width, int height);
+
+/* cost.c */
+/* The largest matching cost params can produce.  A disparity that points
+ * outside the right image costs half of it. */
+int sd_cost_max (const SdParams * params);
+void sd_cpu_census (const uint8_t * img, uint64_t * signature, int width,
+    int height, SdCensusWindow window);
+/* Fills the cost volume from the prefiltered images.  census_left and
+ * census_right hold width * height signatures (unused for AD). */
+void sd_cpu_cost_volume (const SdParams * params, const uint8_t * left,
+    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
+    uint8_t * cost, int width, int height);
+
+/* sgm.c */
+/* Aggregates cost along params->paths directions into sum.  guide is the
+ * left luma image (for the adaptive P2).  scratch holds
+ * 2 * width * num_disparities uint16 values. */
+void sd_cpu_sgm (const SdParams * params, const uint8_t * cost,
+    const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
+    int height);
+
+/* refine.c */
+/* Winner takes all with the uniqueness test and (optionally) subpixel
+ * refinement: disp gets 16 * d or SD_DISP_INVALID. */
+void sd_cpu_wta (const SdParams * params, const uint16_t * sum,
+    int16_t * disp, int width, int height);
+/* Integer disparity of every right-image pixel from the same aggregated
+ * costs (right x matches left x + d); SD_DISP_INVALID where none. */
+void sd_cpu_right_disparity (const SdParams * params, const uint16_t * sum,
+    int16_t * right_disp, int width, int height);
+/* Invalidates left disparities whose right-view partner differs by more
+ * than params->lr_check pixels. */
+void sd_cpu_lr_check (const SdParams * params, int16_t * disp,
+    const int16_t * right_disp, int width, int height);
+/* 3x3 median over the valid values around each valid pixel (lower median
+ * for an even count); invalid pixels stay invalid. */
+void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
+    int height);
+/* Fills each run of invalid pixels in a row with the smaller (background)
+ * of the two valid values that bound it, or the one bound that exists. */
+void sd_cpu_fill_holes (int16_t * disp, int width, int height);
+/* Writes the output contract: 16 * d, 0 for invalid. */
+void sd_cpu_to_output (const int16_t * disp, uint16_t * out,
+    size_t out_stride, int width, int height);
+
+#endif

@@ -1,0 +1,320 @@
+#include "sd-image.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const SdPixelLayout layouts[] = {
+  [SD_PIXEL_GRAY8] = {1, -1, -1, -1},
+  [SD_PIXEL_GRAY16] = {2, -1, -1, -1},
+  [SD_PIXEL_RGB] = {3, 0, 1, 2},
+  [SD_PIXEL_BGR] = {3, 2, 1, 0},
+  [SD_PIXEL_RGBX] = {4, 0, 1, 2},
+  [SD_PIXEL_BGRX] = {4, 2, 1, 0},
+  [SD_PIXEL_XRGB] = {4, 1, 2, 3},
+  [SD_PIXEL_XBGR] = {4, 3, 2, 1},
+  [SD_PIXEL_FLOAT] = {4, -1, -1, -1},
+};
+
+const SdPixelLayout *
+sd_pixel_layout (SdPixelFormat format)
+{
+  return &layouts[format];
+}
+
+uint8_t
+sd_plane_luma_at (const uint8_t * row, int x, SdPixelFormat format)
+{
+  const SdPixelLayout *l = &layouts[format];
+  const uint8_t *px = row + (size_t) x * l->bytes_per_pixel;
+  switch (format) {
+    case SD_PIXEL_GRAY8:
+      return px[0];
+    case SD_PIXEL_GRAY16:{
+      uint16_t v;
+      memcpy (&v, px, 2);
+      return (uint8_t) (v >> 8);
+    }
+    case SD_PIXEL_FLOAT:{
+      float v;
+      memcpy (&v, px, 4);
+      v = v < 0.f ? 0.f : v > 255.f ? 255.f : v;
+      return (uint8_t) lrintf (v);
+    }
+    default:
+      return sd_luma_from_rgb (px[l->r], px[l->g], px[l->b]);
+  }
+}
+
+void
+sd_plane_to_luma (const SdPlane * src, uint8_t * dst)
+{
+  for (int y = 0; y < src->height; y++) {
+    const uint8_t *row = sd_plane_row (src, y);
+    for (int x = 0; x < src->width; x++)
+      dst[(size_t) y * src->width + x] = sd_plane_luma_at (row, x,
+          src->format);
+  }
+}
+
+static void
+say (char *msg, size_t size, const char *fmt, ...)
+{
+  if (!msg || !size)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, size, fmt, ap);
+  va_end (ap);
+}
+
+SdImage *
+sd_image_new (int width, int height, SdPixelFormat format)
+{
+  if (width <= 0 || height <= 0)
+    return NULL;
+  SdImage *img = calloc (1, sizeof (*img));
+  if (!img)
+    return NULL;
+  size_t stride = (size_t) width * layouts[format].bytes_per_pixel;
+  img->plane.data = calloc ((size_t) height, stride);
+  if (!img->plane.data) {
+    free (img);
+    return NULL;
+  }
+  img->plane.width = width;
+  img->plane.height = height;
+  img->plane.stride = stride;
+  img->plane.format = format;
+  img->channels = layouts[format].r >= 0 ? 3 : 1;
+  img->maxval = format == SD_PIXEL_GRAY16 ? 65535 :
+      format == SD_PIXEL_FLOAT ? 0 : 255;
+  return img;
+}
+
+void
+sd_image_free (SdImage * img)
+{
+  if (!img)
+    return;
+  free (img->plane.data);
+  free (img);
+}
+
+/* Reads the next header token, skipping whitespace and '#' comments. */
+static bool
+read_token (FILE * f, char *tok, size_t size)
+{
+  int c;
+  size_t n = 0;
+  for (;;) {
+    c = fgetc (f);
+    if (c == EOF)
+      return false;
+    if (c == '#') {
+      while (c != '\n' && c != EOF)
+        c = fgetc (f);
+      continue;
+    }
+    if (!isspace (c))
+      break;
+  }
+  while (c != EOF && !isspace (c) && n + 1 < size) {
+    tok[n++] = (char) c;
+    c = fgetc (f);
+  }
+  tok[n] = '\0';
+  /* the single whitespace after the last header token was consumed above */
+  return n > 0;
+}
+
+static bool
+read_header_int (FILE * f, long lo, long hi, long *out)
+{
+  char tok[32], *end;
+  if (!read_token (f, tok, sizeof (tok)))
+    return false;
+  errno = 0;
+  long v = strtol (tok, &end, 10);
+  if (errno || *end || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool
+host_is_little_endian (void)
+{
+  const uint16_t one = 1;
+  return *(const uint8_t *) &one == 1;
+}
+
+static SdImage *
+read_pfm (FILE * f, bool colour, const char *path, char *msg, size_t size)
+{
+  long w, h;
+  char tok[64];
+  if (!read_header_int (f, 1, 1 << 16, &w) || !read_header_int (f, 1,
+          1 << 16, &h) || !read_token (f, tok, sizeof (tok))) {
+    say (msg, size, "%s: bad PFM header", path);
+    return NULL;
+  }
+  double scale = atof (tok);
+  bool file_le = scale < 0;
+  int ch = colour ? 3 : 1;
+  SdImage *img = sd_image_new ((int) w, (int) h, SD_PIXEL_FLOAT);
+  float *line = malloc (sizeof (float) * ch * w);
+  if (!img || !line) {
+    say (msg, size, "%s: out of memory", path);
+    sd_image_free (img);
+    free (line);
+    return NULL;
+  }
+  /* PFM stores the bottom row first */
+  for (long y = h - 1; y >= 0; y--) {
+    if (fread (line, sizeof (float) * ch, w, f) != (size_t) w) {
+      say (msg, size, "%s: file ends before the last row", path);
+      sd_image_free (img);
+      free (line);
+      return NULL;
+    }
+    float *dst = (float *) sd_plane_row (&img->plane, (int) y);
+    for (long x = 0; x < w; x++) {
+      float sum = 0;
+      for (int c = 0; c < ch; c++) {
+        float v = line[x * ch + c];
+        if (file_le != host_is_little_endian ()) {
+          uint32_t u;
+          memcpy (&u, &v, 4);
+          u = __builtin_bswap32 (u);
+          memcpy (&v, &u, 4);
+        }
+        sum += v;
+      }
+      dst[x] = sum / ch;
+    }
+  }
+  free (line);
+  return img;
+}
+
+SdImage *
+sd_image_read (const char *path, char *msg, size_t size)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f) {
+    say (msg, size, "cannot open %s: %s", path, strerror (errno));
+    return NULL;
+  }
+  char magic[4];
+  SdImage *img = NULL;
+  if (!read_token (f, magic, sizeof (magic))) {
+    say (msg, size, "%s: empty or not a PNM/PFM file", path);
+    goto out;
+  }
+  if (!strcmp (magic, "Pf") || !strcmp (magic, "PF")) {
+    img = read_pfm (f, magic[1] == 'F', path, msg, size);
+    goto out;
+  }
+  if (strcmp (magic, "P5") && strcmp (magic, "P6")) {
+    say (msg, size, "%s: '%s' files are not supported (binary P5, P6 and "
+        "PFM are)", path, magic);
+    goto out;
+  }
+  bool colour = magic[1] == '6';
+  long w, h, maxval;
+  if (!read_header_int (f, 1, 1 << 16, &w) || !read_header_int (f, 1,
+          1 << 16, &h) || !read_header_int (f, 1, 65535, &maxval)) {
+    say (msg, size, "%s: bad PNM header", path);
+    goto out;
+  }
+  bool wide = maxval > 255;
+  if (wide && colour) {
+    say (msg, size, "%s: 16-bit colour PPM is not supported", path);
+    goto out;
+  }
+  SdPixelFormat fmt = colour ? SD_PIXEL_RGB : wide ? SD_PIXEL_GRAY16 :
+      SD_PIXEL_GRAY8;
+  img = sd_image_new ((int) w, (int) h, fmt);
+  if (!img) {
+    say (msg, size, "%s: out of memory", path);
+    goto out;
+  }
+  img->maxval = (int) maxval;
+  for (long y = 0; y < h; y++) {
+    uint8_t *row = sd_plane_row (&img->plane, (int) y);
+    if (fread (row, 1, img->plane.stride, f) != img->plane.stride) {
+      say (msg, size, "%s: file ends before the last row", path);
+      sd_image_free (img);
+      img = NULL;
+      goto out;
+    }
+    if (wide) {
+      /* PNM samples are big-endian */
+      for (long x = 0; x < w; x++) {
+        uint16_t v = (uint16_t) (row[2 * x] << 8 | row[2 * x + 1]);
+        memcpy (row + 2 * x, &v, 2);
+      }
+    }
+  }
+out:
+  fclose (f);
+  return img;
+}
+
+bool
+sd_image_write (const char *path, const SdPlane * p, char *msg, size_t size)
+{
+  FILE *f = fopen (path, "wb");
+  if (!f) {
+    say (msg, size, "cannot write %s: %s", path, strerror (errno));
+    return false;
+  }
+  bool ok = true;
+  size_t row_bytes = (size_t) p->width * layouts[p->format].bytes_per_pixel;
+  uint8_t *buf = malloc (row_bytes);
+  switch (p->format) {
+    case SD_PIXEL_GRAY8:
+      fprintf (f, "P5\n%d %d\n255\n", p->width, p->height);
+      break;
+    case SD_PIXEL_RGB:
+      fprintf (f, "P6\n%d %d\n255\n", p->width, p->height);
+      break;
+    case SD_PIXEL_GRAY16:
+      fprintf (f, "P5\n%d %d\n65535\n", p->width, p->height);
+      break;
+    case SD_PIXEL_FLOAT:
+      fprintf (f, "Pf\n%d %d\n%s\n", p->width, p->height,
+          host_is_little_endian ()? "-1.0" : "1.0");
+      break;
+    default:
+      say (msg, size, "%s: only GRAY8, GRAY16, RGB and float planes can be "
+          "written", path);
+      ok = false;
+  }
+  for (int i = 0; ok && i < p->height; i++) {
+    int y = p->format == SD_PIXEL_FLOAT ? p->height - 1 - i : i;
+    memcpy (buf, sd_plane_row (p, y), row_bytes);
+    if (p->format == SD_PIXEL_GRAY16) {
+      for (int x = 0; x < p->width; x++) {
+        uint16_t v;
+        memcpy (&v, buf + 2 * x, 2);
+        buf[2 * x] = (uint8_t) (v >> 8);
+        buf[2 * x + 1] = (uint8_t) v;
+      }
+    }
+    ok = fwrite (buf, 1, row_bytes, f) == row_bytes;
+    if (!ok)
+      say (msg, size, "%s: write failed: %s", path, strerror (errno));
+  }
+  free (buf);
+  if (fclose (f) != 0 && ok) {
+    say (msg, size, "%s: write failed: %s", path, strerror (errno));
+    ok = false;
+  }
+  return ok;
+}

@@ -1,0 +1,107 @@
+/* SdParams: every tunable of the stereo pipeline, its default and its range.
+ *
+ * The field names are the element's property names with '-' turned into '_'.
+ * sd_params_validate() is the one place that knows the allowed ranges; the
+ * element, sd-bench and the engine all go through it. */
+#ifndef SD_PARAMS_H
+#define SD_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  SD_ALGORITHM_SGM,
+} SdAlgorithm;
+
+typedef enum
+{
+  SD_PREFILTER_NONE,
+  SD_PREFILTER_MEDIAN3,
+  SD_PREFILTER_MEDIAN5,
+  SD_PREFILTER_RANK,
+  SD_PREFILTER_MEDIAN_RANK,     /* median 3x3, then rank (Banz et al.) */
+} SdPrefilter;
+
+typedef enum
+{
+  SD_COST_CENSUS,
+  SD_COST_AD,                   /* absolute difference of the prefiltered images */
+} SdCost;
+
+typedef enum
+{
+  SD_CENSUS_9X7,                /* full 9x7 window: 62 comparisons with the centre */
+  SD_CENSUS_5X5,                /* full 5x5 window: 24 comparisons */
+  SD_CENSUS_CS9X7,              /* centre-symmetric 9x7: 31 pair comparisons */
+} SdCensusWindow;
+
+#define SD_MAX_DISPARITIES 256
+#define SD_MAX_MIN_DISPARITY 1024
+#define SD_MAX_P2 4095
+#define SD_LR_CHECK_OFF (-1)
+
+typedef struct
+{
+  SdAlgorithm algorithm;
+  int num_disparities;          /* 1 .. 256 */
+  int min_disparity;            /* 0 .. 1024 */
+  SdPrefilter prefilter;
+  int rank_window;              /* odd, 5 .. 15 */
+  SdCost cost;
+  SdCensusWindow census_window;
+  int paths;                    /* 4 or 8 */
+  int p1;                       /* 0 .. p2 */
+  int p2;                       /* 1 .. 4095 */
+  bool p2_adaptive;
+  int uniqueness;               /* percent, 0 (off) .. 99 */
+  bool subpixel;
+  int lr_check;                 /* max |dL - dR| in pixels, 0 .. 255, or -1 (off) */
+  bool median;
+  bool fill_holes;
+} SdParams;
+
+/* The defaults every front end starts from. */
+void sd_params_init (SdParams * params);
+
+/* Returns true when every field is in range.  Otherwise writes one sentence
+ * naming the bad value and the allowed range into msg and returns false. */
+bool sd_params_validate (const SdParams * params, char *msg, size_t msg_size);
+
+/* Name <-> value tables for the enumerations, shared by the command-line
+ * tools and the element's GEnum registration.  Each table ends with
+ * {NULL, 0}. */
+typedef struct
+{
+  const char *nick;
+  int value;
+  const char *description;
+} SdEnumEntry;
+
+extern const SdEnumEntry sd_algorithm_entries[];
+extern const SdEnumEntry sd_prefilter_entries[];
+extern const SdEnumEntry sd_cost_entries[];
+extern const SdEnumEntry sd_census_window_entries[];
+
+/* Looks nick up in entries; returns false when it is not there. */
+bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,
+    int *value);
+/* The nick of value, or "?" when value is not in entries. */
+const char *sd_enum_to_nick (const SdEnumEntry * entries, int value);
+
+/* Sets one parameter from its property name and a textual value, as a
+ * command line gives it ("num-disparities", "64").  Returns false with a
+ * sentence in msg for an unknown name or a value that does not parse; range
+ * checks stay with sd_params_validate(). */
+bool sd_params_set_from_string (SdParams * params, const char *name,
+    const char *value, char *msg, size_t msg_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,292 @@
+/* sd-bench: runs the stereo engine on an image pair, a Middlebury set or the
+ * synthetic demo scene; times it, scores it against ground truth, and
+ * writes the disparity (output contract) and a colour preview. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "sd-colormap.h"
+#include "sd-engine.h"
+#include "sd-eval.h"
+#include "sd-synth.h"
+
+static void
+usage (FILE * f)
+{
+  fprintf (f,
+      "usage: sd-bench (--left FILE --right FILE [--gt FILE --gt-divisor N]"
+      " | --set DIR | --synthetic WxH)\n"
+      "                [--backend auto|cpu|cuda] [--device N] [--repeat N]\n"
+      "                [--out FILE.pgm] [--color FILE.ppm] [--save-pair DIR]\n"
+      "                [--<parameter> VALUE ...]\n"
+      "Parameters: algorithm, num-disparities, min-disparity, prefilter,\n"
+      "  rank-window, cost, census-window, paths, p1, p2, p2-adaptive,\n"
+      "  uniqueness, subpixel, lr-check, median, fill-holes.\n"
+      "--set DIR reads a set folder of shared/data/stereo (its sets.tsv is\n"
+      "in the folder above); num-disparities then defaults to the set's\n"
+      "suggested count.  --out writes 16-bit PGM: value = 16 * d, 0 = invalid.\n");
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static bool
+write_color (const char *path, const uint16_t * disp, int w, int h,
+    int max_value, char *msg, size_t size)
+{
+  SdImage *img = sd_image_new (w, h, SD_PIXEL_RGB);
+  if (!img) {
+    snprintf (msg, size, "out of memory");
+    return false;
+  }
+  uint8_t table[256][3];
+  sd_colormap_table (SD_COLORMAP_TURBO, table);
+  for (int y = 0; y < h; y++) {
+    uint8_t *row = sd_plane_row (&img->plane, y);
+    for (int x = 0; x < w; x++) {
+      uint16_t v = disp[(size_t) y * w + x];
+      int i = (int) ((long) v * 255 / (max_value > 0 ? max_value : 1));
+      if (i > 255)
+        i = 255;
+      if (v == 0)
+        row[3 * x] = row[3 * x + 1] = row[3 * x + 2] = 0;
+      else
+        memcpy (row + 3 * x, table[i], 3);
+    }
+  }
+  bool ok = sd_image_write (path, &img->plane, msg, size);
+  sd_image_free (img);
+  return ok;
+}
+
+static bool
+save_pair (const char *dir, const SdSynthPair * pair, char *msg, size_t size)
+{
+  char path[1024];
+  mkdir (dir, 0755);
+  SdPlane p = { pair->left, pair->width, pair->height, (size_t) pair->width,
+    SD_PIXEL_GRAY8
+  };
+  snprintf (path, sizeof (path), "%s/left.pgm", dir);
+  if (!sd_image_write (path, &p, msg, size))
+    return false;
+  p.data = pair->right;
+  snprintf (path, sizeof (path), "%s/right.pgm", dir);
+  if (!sd_image_write (path, &p, msg, size))
+    return false;
+  p.data = pair->gt;
+  p.format = SD_PIXEL_FLOAT;
+  p.stride = sizeof (float) * pair->width;
+  snprintf (path, sizeof (path), "%s/gt.pfm", dir);
+  return sd_image_write (path, &p, msg, size);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *left_path = NULL, *right_path = NULL, *gt_path = NULL;
+  const char *set_dir = NULL, *out_path = NULL, *color_path = NULL;
+  const char *backend = "auto", *pair_dir = NULL;
+  int device = 0, repeat = 1, synth_w = 0, synth_h = 0;
+  double gt_divisor = 1;
+  bool ndisp_given = false;
+  char msg[512];
+  SdParams params;
+  sd_params_init (&params);
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
+      usage (stdout);
+      return 0;
+    }
+    if (strncmp (a, "--", 2) != 0 || i + 1 >= argc) {
+      fprintf (stderr, "sd-bench: '%s' needs a value\n", a);
+      usage (stderr);
+      return 2;
+    }
+    const char *v = argv[++i];
+    if (!strcmp (a, "--left"))
+      left_path = v;
+    else if (!strcmp (a, "--right"))
+      right_path = v;
+    else if (!strcmp (a, "--gt"))
+      gt_path = v;
+    else if (!strcmp (a, "--gt-divisor"))
+      gt_divisor = atof (v);
+    else if (!strcmp (a, "--set"))
+      set_dir = v;
+    else if (!strcmp (a, "--synthetic")) {
+      if (sscanf (v, "%dx%d", &synth_w, &synth_h) != 2 || synth_w < 1
+          || synth_h < 1) {
+        fprintf (stderr, "sd-bench: --synthetic wants WxH, not '%s'\n", v);
+        return 2;
+      }
+    } else if (!strcmp (a, "--save-pair"))
+      pair_dir = v;
+    else if (!strcmp (a, "--backend"))
+      backend = v;
+    else if (!strcmp (a, "--device"))
+      device = atoi (v);
+    else if (!strcmp (a, "--repeat"))
+      repeat = atoi (v) > 0 ? atoi (v) : 1;
+    else if (!strcmp (a, "--out"))
+      out_path = v;
+    else if (!strcmp (a, "--color"))
+      color_path = v;
+    else if (!sd_params_set_from_string (&params, a + 2, v, msg,
+            sizeof (msg))) {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      return 2;
+    } else if (!strcmp (a, "--num-disparities"))
+      ndisp_given = true;
+  }
+
+  /* the input: a set, a pair of files, or the synthetic scene */
+  SdStereoSet set = { 0 };
+  SdSynthPair synth = { 0 };
+  SdImage *left_img = NULL, *right_img = NULL;
+  SdPlane left, right;
+  float *gt = NULL;
+  const char *source;
+  if (set_dir) {
+    if (!sd_stereo_set_load (&set, set_dir, msg, sizeof (msg))) {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      return 1;
+    }
+    left = set.left->plane;
+    right = set.right->plane;
+    gt = set.gt;
+    source = set.name;
+    if (!ndisp_given)
+      params.num_disparities = set.suggested_disparities;
+  } else if (synth_w) {
+    if (!sd_synth_demo (&synth, synth_w, synth_h)) {
+      fprintf (stderr, "sd-bench: out of memory for the synthetic scene\n");
+      return 1;
+    }
+    left = (SdPlane) {
+    synth.left, synth_w, synth_h, (size_t) synth_w, SD_PIXEL_GRAY8};
+    right = left;
+    right.data = synth.right;
+    gt = synth.gt;
+    source = "synthetic";
+    if (pair_dir && !save_pair (pair_dir, &synth, msg, sizeof (msg))) {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      return 1;
+    }
+  } else if (left_path && right_path) {
+    left_img = sd_image_read (left_path, msg, sizeof (msg));
+    right_img = left_img ? sd_image_read (right_path, msg, sizeof (msg)) :
+        NULL;
+    if (!right_img) {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      return 1;
+    }
+    left = left_img->plane;
+    right = right_img->plane;
+    source = left_path;
+    if (gt_path) {
+      SdImage *g = sd_image_read (gt_path, msg, sizeof (msg));
+      if (!g || g->plane.width != left.width || g->plane.height != left.height) {
+        fprintf (stderr, "sd-bench: %s\n", g ? "ground truth size differs "
+            "from the images" : msg);
+        return 1;
+      }
+      gt = malloc (sizeof (float) * left.width * left.height);
+      for (int y = 0; y < left.height; y++) {
+        const uint8_t *row = sd_plane_row (&g->plane, y);
+        for (int x = 0; x < left.width; x++) {
+          double v = g->plane.format == SD_PIXEL_FLOAT ?
+              ((const float *) row)[x] : g->plane.format == SD_PIXEL_GRAY16 ?
+              ((const uint16_t *) row)[x] : row[x];
+          gt[(size_t) y * left.width + x] = (float) (v / gt_divisor);
+        }
+      }
+      sd_image_free (g);
+    }
+  } else {
+    usage (stderr);
+    return 2;
+  }
+
+  SdError err = { 0 };
+  SdEngine *engine = sd_engine_new (backend, device, &params, &err);
+  if (!engine) {
+    fprintf (stderr, "sd-bench: %s\n", err.message);
+    return 1;
+  }
+  const int w = left.width, h = left.height;
+  uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+  double *times = malloc (sizeof (double) * repeat);
+  SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  printf ("sd-bench: %s %dx%d, backend %s, num-disparities %d, "
+      "min-disparity %d, paths %d, cost %s\n", source, w, h,
+      sd_engine_backend_name (engine), params.num_disparities,
+      params.min_disparity, params.paths,
+      sd_enum_to_nick (sd_cost_entries, params.cost));
+  for (int r = 0; r < repeat; r++) {
+    double t0 = now_ms ();
+    if (sd_engine_process (engine, &left, &right, &out, &err) != SD_OK) {
+      fprintf (stderr, "sd-bench: %s\n", err.message);
+      return 1;
+    }
+    times[r] = now_ms () - t0;
+  }
+  qsort (times, (size_t) repeat, sizeof (double), compare_double);
+  printf ("time: median %.3f ms, min %.3f ms over %d run%s (wall clock, "
+      "host memory in and out)\n", times[repeat / 2], times[0], repeat,
+      repeat > 1 ? "s" : "");
+
+  if (gt) {
+    SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
+    printf ("accuracy: bad>0.5 %.2f %%, bad>1 %.2f %%, bad>2 %.2f %%, "
+        "mae %.3f px, invalid %.2f %% of %ld ground-truth pixels\n",
+        a.bad05, a.bad1, a.bad2, a.mae, a.invalid, a.gt_pixels);
+  }
+  int status = 0;
+  if (out_path) {
+    if (sd_image_write (out_path, &out, msg, sizeof (msg)))
+      printf ("wrote %s (16-bit PGM: value = 16 * disparity, 0 = invalid)\n",
+          out_path);
+    else {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      status = 1;
+    }
+  }
+  if (color_path) {
+    int max_value = (params.min_disparity + params.num_disparities) * 16;
+    if (write_color (color_path, disp, w, h, max_value, msg, sizeof (msg)))
+      printf ("wrote %s (colour preview: turbo from 0 to %d px, black = "
+          "invalid)\n", color_path, max_value / 16);
+    else {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      status = 1;
+    }
+  }
+  sd_engine_free (engine);
+  free (disp);
+  free (times);
+  if (gt_path)
+    free (gt);
+  sd_stereo_set_free (&set);
+  sd_synth_free (&synth);
+  sd_image_free (left_img);
+  sd_image_free (right_img);
+  return status;
+}

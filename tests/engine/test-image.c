@@ -1,0 +1,131 @@
+/* PNM and PFM files: round trips at 8 and 16 bits, gray and colour, float;
+ * header comments; clear errors for files that are not right. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sd-image.h"
+#include "sd-test.h"
+
+static char dir[] = "/tmp/sd-test-image-XXXXXX";
+
+static const char *
+tmp_path (const char *name)
+{
+  static char path[256];
+  snprintf (path, sizeof (path), "%s/%s", dir, name);
+  return path;
+}
+
+static void
+round_trip (SdPixelFormat format, const char *name)
+{
+  const int w = 7, h = 5;
+  SdImage *img = sd_image_new (w, h, format);
+  const SdPixelLayout *l = sd_pixel_layout (format);
+  for (int y = 0; y < h; y++) {
+    uint8_t *row = sd_plane_row (&img->plane, y);
+    for (int i = 0; i < w * l->bytes_per_pixel; i++)
+      row[i] = (uint8_t) (y * 37 + i * 11 + 3);
+    if (format == SD_PIXEL_FLOAT)
+      for (int x = 0; x < w; x++)
+        ((float *) row)[x] = (float) (x * 0.25 - y * 1.5);
+  }
+  char msg[256];
+  SD_CHECK (sd_image_write (tmp_path (name), &img->plane, msg, sizeof (msg)),
+      "%s", msg);
+  SdImage *back = sd_image_read (tmp_path (name), msg, sizeof (msg));
+  SD_CHECK (back != NULL, "%s: %s", name, msg);
+  if (back) {
+    SD_CHECK_INT (back->plane.format, format);
+    SD_CHECK_INT (back->plane.width, w);
+    SD_CHECK_INT (back->plane.height, h);
+    for (int y = 0; y < h; y++)
+      SD_CHECK (memcmp (sd_plane_row (&img->plane, y),
+              sd_plane_row (&back->plane, y), (size_t) w *
+              l->bytes_per_pixel) == 0, "%s: row %d differs", name, y);
+  }
+  sd_image_free (img);
+  sd_image_free (back);
+}
+
+static void
+write_file (const char *name, const char *bytes, size_t n)
+{
+  FILE *f = fopen (tmp_path (name), "wb");
+  fwrite (bytes, 1, n, f);
+  fclose (f);
+}
+
+int
+main (void)
+{
+  if (!mkdtemp (dir)) {
+    perror ("mkdtemp");
+    return 1;
+  }
+  round_trip (SD_PIXEL_GRAY8, "g8.pgm");
+  round_trip (SD_PIXEL_GRAY16, "g16.pgm");
+  round_trip (SD_PIXEL_RGB, "rgb.ppm");
+  round_trip (SD_PIXEL_FLOAT, "f.pfm");
+
+  char msg[256];
+  /* comments between header tokens, as Paint Shop Pro writes them */
+  const char commented[] = "P5\n# Created by hand\n3 # width\n2\n# max\n255\n"
+      "\x01\x02\x03\x04\x05\x06";
+  write_file ("c.pgm", commented, sizeof (commented) - 1);
+  SdImage *c = sd_image_read (tmp_path ("c.pgm"), msg, sizeof (msg));
+  SD_CHECK (c != NULL, "%s", msg);
+  if (c) {
+    SD_CHECK_INT (c->plane.width, 3);
+    SD_CHECK_INT (c->plane.height, 2);
+    SD_CHECK_INT (sd_plane_row (&c->plane, 1)[2], 6);
+  }
+  sd_image_free (c);
+
+  /* 16-bit samples are big-endian in the file */
+  const char wide[] = "P5 2 1 65535\n\x12\x34\xab\xcd";
+  write_file ("w.pgm", wide, sizeof (wide) - 1);
+  SdImage *wi = sd_image_read (tmp_path ("w.pgm"), msg, sizeof (msg));
+  SD_CHECK (wi != NULL, "%s", msg);
+  if (wi) {
+    SD_CHECK_INT (((uint16_t *) wi->plane.data)[0], 0x1234);
+    SD_CHECK_INT (((uint16_t *) wi->plane.data)[1], 0xabcd);
+  }
+  sd_image_free (wi);
+
+  /* errors name the file and the problem */
+  const char truncated[] = "P5\n4 4\n255\n\x01\x02";
+  write_file ("t.pgm", truncated, sizeof (truncated) - 1);
+  SD_CHECK (sd_image_read (tmp_path ("t.pgm"), msg, sizeof (msg)) == NULL,
+      "truncated file accepted");
+  SD_CHECK (strstr (msg, "ends before") != NULL, "message: %s", msg);
+  write_file ("a.pgm", "P2\n1 1\n255\n7\n", 13);
+  SD_CHECK (sd_image_read (tmp_path ("a.pgm"), msg, sizeof (msg)) == NULL,
+      "ASCII PGM accepted");
+  SD_CHECK (strstr (msg, "P2") != NULL, "message: %s", msg);
+  SD_CHECK (sd_image_read (tmp_path ("missing.pgm"), msg,
+          sizeof (msg)) == NULL, "missing file opened");
+  SD_CHECK (strstr (msg, "missing.pgm") != NULL, "message: %s", msg);
+
+  /* luma of packed colour follows sd_luma_from_rgb for every layout */
+  const uint8_t rgbx[4] = { 200, 100, 50, 9 };
+  const uint8_t xbgr[4] = { 9, 50, 100, 200 };
+  const uint8_t expect = sd_luma_from_rgb (200, 100, 50);
+  SD_CHECK_INT (sd_plane_luma_at (rgbx, 0, SD_PIXEL_RGBX), expect);
+  SD_CHECK_INT (sd_plane_luma_at (rgbx, 0, SD_PIXEL_RGB), expect);
+  SD_CHECK_INT (sd_plane_luma_at (xbgr, 0, SD_PIXEL_XBGR), expect);
+  SD_CHECK_INT (sd_plane_luma_at (xbgr + 1, 0, SD_PIXEL_BGR), expect);
+  SD_CHECK_INT (sd_luma_from_rgb (255, 255, 255), 255);
+  SD_CHECK_INT (sd_luma_from_rgb (0, 0, 0), 0);
+  const uint16_t g16 = 0xab12;
+  SD_CHECK_INT (sd_plane_luma_at ((const uint8_t *) &g16, 0,
+          SD_PIXEL_GRAY16), 0xab);
+
+  for (const char *n = "g8.pgm\0g16.pgm\0rgb.ppm\0f.pfm\0c.pgm\0w.pgm\0"
+      "t.pgm\0a.pgm\0"; *n; n += strlen (n) + 1)
+    unlink (tmp_path (n));
+  rmdir (dir);
+  return sd_test_exit ("test-image");
+}

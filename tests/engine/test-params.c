@@ -1,0 +1,113 @@
+/* SdParams: the defaults are valid, every out-of-range value is refused
+ * with a sentence that names it, and the textual setter parses. */
+#include <string.h>
+
+#include "sd-params.h"
+#include "sd-test.h"
+
+static void
+expect_refused (void (*mutate) (SdParams *), const char *name)
+{
+  SdParams p;
+  char msg[256] = "";
+  sd_params_init (&p);
+  mutate (&p);
+  SD_CHECK (!sd_params_validate (&p, msg, sizeof (msg)), "%s accepted",
+      name);
+  SD_CHECK (strstr (msg, name) != NULL, "message '%s' does not name %s", msg,
+      name);
+}
+
+#define MUTATION(fn, stmt) static void fn (SdParams *p) { stmt; }
+MUTATION (ndisp_zero, p->num_disparities = 0)
+MUTATION (ndisp_big, p->num_disparities = 257)
+MUTATION (mind_neg, p->min_disparity = -1)
+MUTATION (mind_big, p->min_disparity = SD_MAX_MIN_DISPARITY + 1)
+MUTATION (rank_even, p->rank_window = 8)
+MUTATION (rank_small, p->rank_window = 3)
+MUTATION (rank_big, p->rank_window = 17)
+MUTATION (paths_6, p->paths = 6)
+MUTATION (p1_neg, p->p1 = -1)
+MUTATION (p1_above_p2, p->p1 = 50; p->p2 = 40)
+MUTATION (p2_zero, p->p2 = 0)
+MUTATION (p2_big, p->p2 = SD_MAX_P2 + 1)
+MUTATION (uniq_neg, p->uniqueness = -1)
+MUTATION (uniq_100, p->uniqueness = 100)
+MUTATION (lr_low, p->lr_check = -2)
+MUTATION (lr_big, p->lr_check = 256)
+MUTATION (prefilter_bad, p->prefilter = (SdPrefilter) 42)
+MUTATION (cost_bad, p->cost = (SdCost) 42)
+MUTATION (census_bad, p->census_window = (SdCensusWindow) 42)
+MUTATION (algorithm_bad, p->algorithm = (SdAlgorithm) 42)
+
+int
+main (void)
+{
+  SdParams p;
+  char msg[256];
+  sd_params_init (&p);
+  SD_CHECK (sd_params_validate (&p, msg, sizeof (msg)), "defaults: %s", msg);
+
+  expect_refused (ndisp_zero, "num-disparities");
+  expect_refused (ndisp_big, "num-disparities");
+  expect_refused (mind_neg, "min-disparity");
+  expect_refused (mind_big, "min-disparity");
+  expect_refused (rank_even, "rank-window");
+  expect_refused (rank_small, "rank-window");
+  expect_refused (rank_big, "rank-window");
+  expect_refused (paths_6, "paths");
+  expect_refused (p1_neg, "p1");
+  expect_refused (p1_above_p2, "p1");
+  expect_refused (p2_zero, "p2");
+  expect_refused (p2_big, "p2");
+  expect_refused (uniq_neg, "uniqueness");
+  expect_refused (uniq_100, "uniqueness");
+  expect_refused (lr_low, "lr-check");
+  expect_refused (lr_big, "lr-check");
+  expect_refused (prefilter_bad, "prefilter");
+  expect_refused (cost_bad, "cost");
+  expect_refused (census_bad, "census-window");
+  expect_refused (algorithm_bad, "algorithm");
+
+  /* the edges of each range are accepted */
+  for (int n = 1; n <= SD_MAX_DISPARITIES; n++) {
+    p.num_disparities = n;
+    SD_CHECK (sd_params_validate (&p, msg, sizeof (msg)), "%d: %s", n, msg);
+  }
+  sd_params_init (&p);
+  p.lr_check = SD_LR_CHECK_OFF;
+  p.uniqueness = 0;
+  p.p1 = 0;
+  p.rank_window = 15;
+  SD_CHECK (sd_params_validate (&p, msg, sizeof (msg)), "edges: %s", msg);
+
+  /* the textual setter */
+  sd_params_init (&p);
+  SD_CHECK (sd_params_set_from_string (&p, "num-disparities", "100", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.num_disparities, 100);
+  SD_CHECK (sd_params_set_from_string (&p, "prefilter", "median-rank", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.prefilter, SD_PREFILTER_MEDIAN_RANK);
+  SD_CHECK (sd_params_set_from_string (&p, "census-window", "cs9x7", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.census_window, SD_CENSUS_CS9X7);
+  SD_CHECK (sd_params_set_from_string (&p, "fill-holes", "true", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK (p.fill_holes, "fill-holes not set");
+  SD_CHECK (sd_params_set_from_string (&p, "lr-check", "-1", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.lr_check, -1);
+  SD_CHECK (!sd_params_set_from_string (&p, "paths", "eight", msg,
+          sizeof (msg)), "'eight' parsed as an integer");
+  SD_CHECK (strstr (msg, "paths") != NULL, "message: %s", msg);
+  SD_CHECK (!sd_params_set_from_string (&p, "cost", "sad", msg,
+          sizeof (msg)), "'sad' accepted as a cost");
+  SD_CHECK (strstr (msg, "census") && strstr (msg, "ad"),
+      "message does not list the choices: %s", msg);
+  SD_CHECK (!sd_params_set_from_string (&p, "no-such-thing", "1", msg,
+          sizeof (msg)), "unknown name accepted");
+  SD_CHECK (!sd_params_set_from_string (&p, "median", "maybe", msg,
+          sizeof (msg)), "'maybe' accepted as a boolean");
+  return sd_test_exit ("test-params");
+}

@@ -1,0 +1,39 @@
+/* Stereo sets with ground truth, and the accuracy measures of sd-bench and
+ * the accuracy tests. */
+#ifndef SD_EVAL_H
+#define SD_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sd-image.h"
+
+/* A set folder of ../shared/data/stereo, decoded through its sets.tsv. */
+typedef struct
+{
+  char name[64];
+  SdImage *left, *right;
+  float *gt;                    /* disparity in pixels; 0 = no ground truth */
+  int suggested_disparities;    /* sets.tsv's ndisp_x16 */
+} SdStereoSet;
+
+/* dir is the set folder; sets.tsv is read from the folder above it. */
+bool sd_stereo_set_load (SdStereoSet * set, const char *dir, char *msg,
+    size_t msg_size);
+void sd_stereo_set_free (SdStereoSet * set);
+
+typedef struct
+{
+  long gt_pixels;               /* pixels with ground truth */
+  double bad05, bad1, bad2;     /* percent of gt_pixels; invalid counts bad */
+  double mae;                   /* mean |d - gt| over valid gt pixels, px */
+  double invalid;               /* percent of gt_pixels with no output */
+} SdAccuracy;
+
+/* Scores a disparity in the output contract's encoding (16 * d, 0 =
+ * invalid) against gt (0 = no ground truth); mask, when not NULL, limits
+ * the pixels counted to those where it is non-zero. */
+SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
+    const float *gt, const uint8_t * mask, int width, int height);
+
+#endif

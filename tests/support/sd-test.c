@@ -1,0 +1,1 @@
+int sd_test_failures;
