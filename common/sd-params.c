@@ -46,10 +46,10 @@ sd_params_init (SdParams * p)
   p->cost = SD_COST_CENSUS;
   p->census_window = SD_CENSUS_9X7;
   p->paths = 8;
-  p->p1 = 7;
-  p->p2 = 100;
+  p->p1 = 24;
+  p->p2 = 48;
   p->p2_adaptive = false;
-  p->uniqueness = 5;
+  p->uniqueness = 25;
   p->subpixel = true;
   p->lr_check = 1;
   p->median = true;

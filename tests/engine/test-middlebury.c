@@ -1,0 +1,62 @@
+/* Accuracy on the Middlebury sets with the default SGM parameters and hole
+ * filling on: bad>1 over all ground-truth pixels, invalid counted as bad,
+ * within the limits the project promised.  argv[1] is the data folder. */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "sd-engine.h"
+#include "sd-eval.h"
+#include "sd-test.h"
+
+int
+main (int argc, char **argv)
+{
+  static const struct
+  {
+    const char *set;
+    double limit;               /* percent bad>1 */
+  } sets[] = {
+    {"mb2001_tsukuba", 7},
+    {"mb2001_venus", 5},
+    {"mb2003_teddy_quarter", 16},
+    {"mb2003_cones_quarter", 14},
+  };
+  struct stat st;
+  if (argc < 2 || stat (argv[1], &st) != 0) {
+    printf ("no stereo data folder (%s): skipped\n", argc < 2 ? "none given"
+        : argv[1]);
+    return SD_TEST_SKIP;
+  }
+  for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
+    char dir[1024], msg[512];
+    snprintf (dir, sizeof (dir), "%s/%s", argv[1], sets[i].set);
+    SdStereoSet set;
+    if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+      SD_CHECK (0, "%s", msg);
+      continue;
+    }
+    SdParams p;
+    sd_params_init (&p);
+    p.fill_holes = true;
+    p.num_disparities = set.suggested_disparities;
+    SdError err;
+    SdEngine *e = sd_engine_new ("cpu", 0, &p, &err);
+    const int w = set.left->plane.width, h = set.left->plane.height;
+    uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+    SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+    SD_CHECK (e && sd_engine_process (e, &set.left->plane,
+            &set.right->plane, &out, &err) == SD_OK, "%s: %s", set.name,
+        err.message);
+    SdAccuracy a = sd_accuracy_score (disp, out.stride, set.gt, NULL, w, h);
+    printf ("%-22s D=%-3d bad>1 %6.2f %% (limit %4.1f %%)  bad>0.5 %6.2f %%"
+        "  bad>2 %6.2f %%  mae %.3f px  invalid %.2f %%\n", set.name,
+        p.num_disparities, a.bad1, sets[i].limit, a.bad05, a.bad2, a.mae,
+        a.invalid);
+    SD_CHECK (a.bad1 <= sets[i].limit, "%s: bad>1 %.2f %% is over %.1f %%",
+        set.name, a.bad1, sets[i].limit);
+    free (disp);
+    sd_engine_free (e);
+    sd_stereo_set_free (&set);
+  }
+  return sd_test_exit ("test-middlebury");
+}
