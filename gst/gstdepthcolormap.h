@@ -1,0 +1,45 @@
+/* depthcolormap: colours a stereodepth disparity stream for people to look
+ * at (GstVideoFilter). */
+#ifndef __GST_DEPTH_COLORMAP_H__
+#define __GST_DEPTH_COLORMAP_H__
+
+#include <gst/video/gstvideofilter.h>
+#include <gst/video/video.h>
+
+#include "sd-colormap.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_DEPTH_COLORMAP (gst_depth_colormap_get_type ())
+G_DECLARE_FINAL_TYPE (GstDepthColormap, gst_depth_colormap, GST,
+    DEPTH_COLORMAP, GstVideoFilter);
+
+typedef enum
+{
+  GST_DEPTH_COLORMAP_RANGE_AUTO,
+  GST_DEPTH_COLORMAP_RANGE_FIXED,
+} GstDepthColormapRange;
+
+struct _GstDepthColormap
+{
+  GstVideoFilter parent;
+
+  /* Protected by the object lock (properties). */
+  SdColormap colormap;
+  GstDepthColormapRange range;
+  gdouble min_disparity;
+  gdouble max_disparity;
+  gdouble smoothing;
+
+  /* Streaming thread only: the smoothed automatic range, in output units
+   * (1/16 pixel). */
+  gboolean have_auto_range;
+  gdouble auto_lo;
+  gdouble auto_hi;
+};
+
+GST_ELEMENT_REGISTER_DECLARE (depthcolormap);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,932 @@
+/**
+ * SECTION:element-stereodepth
+ * @title: stereodepth
+ *
+ * Computes the disparity of a rectified stereo pair: a left and a right
+ * video stream in, one 16-bit disparity stream out.
+ *
+ * The output is `video/x-raw, format=GRAY16_LE` with the left input's size,
+ * framerate and pixel-aspect-ratio.  Each value is round(16 * d), d being the
+ * disparity in pixels of the left image (left x matches right x - d): four
+ * fractional bits, as OpenCV and libSGM use.  0 means invalid (occluded,
+ * failed the left-right check, or not unique).
+ *
+ * Frames are paired by running time: a left and a right frame closer than
+ * half a frame duration (or #GstStereoDepth:max-time-difference) form a pair;
+ * an older frame without a partner is dropped and counted in
+ * #GstStereoDepth:frames-dropped.  The output buffer carries the left
+ * frame's timestamps, duration and offsets.  With live sources the element
+ * reports one frame of latency, and a pair still incomplete after it is
+ * dropped.  EOS is sent once either input is at EOS and no pair can be
+ * formed.
+ *
+ * Only luma is used.  RGB inputs become luma with the integer full-range
+ * BT.601 rule (77 R + 150 G + 29 B + 128) >> 8, GRAY16 keeps its high byte,
+ * YUV inputs use their Y plane.  Both inputs must have the same width and
+ * height.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 stereodepth name=sd num-disparities=64 ! depthcolormap ! \
+ *     videoconvert ! pngenc ! filesink location=disparity-color.png \
+ *   filesrc location=left.png ! pngdec ! imagefreeze num-buffers=1 ! sd.sink_left \
+ *   filesrc location=right.png ! pngdec ! imagefreeze num-buffers=1 ! sd.sink_right
+ * ]| A disparity picture of two image files.
+ * |[
+ * gst-launch-1.0 stereodepth name=sd ! videoconvert ! \
+ *     video/x-raw,format=GRAY16_BE ! pngenc ! multifilesink location=depth-%05d.png \
+ *   v4l2src device=/dev/video0 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_left \
+ *   v4l2src device=/dev/video2 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_right
+ * ]| Records the disparity of two cameras losslessly as 16-bit PNG files.
+ * |[
+ * gst-launch-1.0 stereodepth name=sd ! depthcolormap ! videoconvert ! autovideosink \
+ *   v4l2src device=/dev/video0 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_left \
+ *   v4l2src device=/dev/video2 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_right
+ * ]| Live colour preview of two cameras.
+ */
+#include "gststereodepth.h"
+
+#include <stddef.h>
+
+#include "gstsdenums.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_stereo_depth_debug);
+#define GST_CAT_DEFAULT gst_stereo_depth_debug
+
+#define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
+    "RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, ABGR }"
+
+static GstStaticPadTemplate sink_left_template =
+GST_STATIC_PAD_TEMPLATE ("sink_left", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+
+static GstStaticPadTemplate sink_right_template =
+GST_STATIC_PAD_TEMPLATE ("sink_right", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+
+static GstStaticPadTemplate src_template =
+GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY16_LE")));
+
+/* Which SdPlane layout views plane 0 of a video format.  YUV formats give
+ * their Y plane, which is GRAY8. */
+static const struct
+{
+  GstVideoFormat video;
+  SdPixelFormat sd;
+} plane_formats[] = {
+  {GST_VIDEO_FORMAT_GRAY8, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_GRAY16_LE, SD_PIXEL_GRAY16},
+  {GST_VIDEO_FORMAT_I420, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_YV12, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_NV12, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_Y42B, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_Y444, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_RGB, SD_PIXEL_RGB},
+  {GST_VIDEO_FORMAT_BGR, SD_PIXEL_BGR},
+  {GST_VIDEO_FORMAT_RGBx, SD_PIXEL_RGBX},
+  {GST_VIDEO_FORMAT_RGBA, SD_PIXEL_RGBX},
+  {GST_VIDEO_FORMAT_BGRx, SD_PIXEL_BGRX},
+  {GST_VIDEO_FORMAT_BGRA, SD_PIXEL_BGRX},
+  {GST_VIDEO_FORMAT_xRGB, SD_PIXEL_XRGB},
+  {GST_VIDEO_FORMAT_ARGB, SD_PIXEL_XRGB},
+  {GST_VIDEO_FORMAT_xBGR, SD_PIXEL_XBGR},
+  {GST_VIDEO_FORMAT_ABGR, SD_PIXEL_XBGR},
+};
+
+/* The engine parameters, one property each.  The property name is the
+ * SdParams field with '_' turned into '-'.  min and max are only what a
+ * GParamSpec needs; sd_params_validate() has the final word (odd windows,
+ * p1 <= p2, ...). */
+typedef enum
+{
+  PARAM_INT,
+  PARAM_BOOL,
+  PARAM_ENUM,
+} ParamKind;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *blurb;
+  ParamKind kind;
+  gsize offset;
+  gint min, max;
+  const gchar *enum_name;
+  const SdEnumEntry *entries;
+} ParamDesc;
+
+#define INT_PARAM(n, b, field, lo, hi) {.name = n, .blurb = b, \
+    .kind = PARAM_INT, .offset = offsetof (SdParams, field), .min = lo, \
+    .max = hi}
+#define BOOL_PARAM(n, b, field) {.name = n, .blurb = b, .kind = PARAM_BOOL, \
+    .offset = offsetof (SdParams, field)}
+#define ENUM_PARAM(n, b, field, type, table) {.name = n, .blurb = b, \
+    .kind = PARAM_ENUM, .offset = offsetof (SdParams, field), \
+    .enum_name = type, .entries = table}
+
+static const ParamDesc params[] = {
+  ENUM_PARAM ("algorithm", "Stereo matching algorithm", algorithm,
+      "GstStereoDepthAlgorithm", sd_algorithm_entries),
+  INT_PARAM ("num-disparities", "Number of disparities searched, from "
+      "min-disparity up (pixels)", num_disparities, 1, SD_MAX_DISPARITIES),
+  INT_PARAM ("min-disparity", "Smallest disparity searched (pixels)",
+      min_disparity, 0, SD_MAX_MIN_DISPARITY),
+  ENUM_PARAM ("prefilter", "Filter applied to both images before matching",
+      prefilter, "GstStereoDepthPrefilter", sd_prefilter_entries),
+  INT_PARAM ("rank-window", "Window of the rank prefilter (odd, 5 to 15)",
+      rank_window, 5, 15),
+  ENUM_PARAM ("cost", "Matching cost", cost, "GstStereoDepthCost",
+      sd_cost_entries),
+  ENUM_PARAM ("census-window", "Window of the census transform",
+      census_window, "GstStereoDepthCensusWindow", sd_census_window_entries),
+  INT_PARAM ("paths", "Number of SGM aggregation paths (4 or 8)", paths, 4,
+      8),
+  INT_PARAM ("p1", "SGM penalty for a disparity change of one pixel (at "
+      "most p2; set p2 first when raising both)", p1, 0, SD_MAX_P2),
+  INT_PARAM ("p2", "SGM penalty for a larger disparity change (at least p1)",
+      p2, 1, SD_MAX_P2),
+  BOOL_PARAM ("p2-adaptive", "Lower p2 across intensity edges", p2_adaptive),
+  INT_PARAM ("uniqueness", "Percent by which the best cost must beat the "
+      "second best (0 = off)", uniqueness, 0, 99),
+  BOOL_PARAM ("subpixel", "Refine disparities to 1/16 pixel", subpixel),
+  INT_PARAM ("lr-check", "Largest left-right disparity difference kept, in "
+      "pixels (-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255),
+  BOOL_PARAM ("median", "3x3 median filter on the disparity", median),
+  BOOL_PARAM ("fill-holes", "Fill invalid pixels from their neighbours",
+      fill_holes),
+};
+
+enum
+{
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_MAX_TIME_DIFFERENCE,
+  PROP_FRAMES_PROCESSED,
+  PROP_FRAMES_DROPPED,
+  PROP_MEAN_PROCESS_TIME,
+  PROP_PARAM_FIRST,
+};
+
+#define DEFAULT_BACKEND GST_STEREO_DEPTH_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID 0
+#define DEFAULT_MAX_TIME_DIFFERENCE (-1)
+
+static const SdEnumEntry backend_entries[] = {
+  {"auto", GST_STEREO_DEPTH_BACKEND_AUTO,
+      "CUDA when a device is present, otherwise the CPU"},
+  {"cpu", GST_STEREO_DEPTH_BACKEND_CPU, "CPU reference backend"},
+  {"cuda", GST_STEREO_DEPTH_BACKEND_CUDA,
+      "CUDA backend (an error without a device)"},
+  {NULL, 0, NULL}
+};
+
+#define GST_TYPE_STEREO_DEPTH_BACKEND \
+    gst_sd_enum_type ("GstStereoDepthBackend", backend_entries)
+
+#define gst_stereo_depth_parent_class parent_class
+G_DEFINE_TYPE (GstStereoDepth, gst_stereo_depth, GST_TYPE_AGGREGATOR);
+GST_ELEMENT_REGISTER_DEFINE (stereodepth, "stereodepth", GST_RANK_NONE,
+    GST_TYPE_STEREO_DEPTH);
+
+static GParamSpec *
+param_spec (const ParamDesc * d, const SdParams * defaults)
+{
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+  const guint8 *base = (const guint8 *) defaults;
+
+  switch (d->kind) {
+    case PARAM_INT:
+      return g_param_spec_int (d->name, d->name, d->blurb, d->min, d->max,
+          *(const int *) (base + d->offset), flags);
+    case PARAM_BOOL:
+      return g_param_spec_boolean (d->name, d->name, d->blurb,
+          *(const bool *) (base + d->offset), flags);
+    case PARAM_ENUM:
+      return g_param_spec_enum (d->name, d->name, d->blurb,
+          gst_sd_enum_type (d->enum_name, d->entries),
+          *(const int *) (base + d->offset), flags);
+  }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Writes value into the field d describes. */
+static void
+param_from_value (SdParams * p, const ParamDesc * d, const GValue * value)
+{
+  guint8 *base = (guint8 *) p;
+
+  switch (d->kind) {
+    case PARAM_INT:
+      *(int *) (base + d->offset) = g_value_get_int (value);
+      break;
+    case PARAM_BOOL:
+      *(bool *) (base + d->offset) = g_value_get_boolean (value);
+      break;
+    case PARAM_ENUM:
+      /* SdParams stores its enums as C enums, which are int-sized here */
+      *(int *) (base + d->offset) = g_value_get_enum (value);
+      break;
+  }
+}
+
+static void
+param_to_value (const SdParams * p, const ParamDesc * d, GValue * value)
+{
+  const guint8 *base = (const guint8 *) p;
+
+  switch (d->kind) {
+    case PARAM_INT:
+      g_value_set_int (value, *(const int *) (base + d->offset));
+      break;
+    case PARAM_BOOL:
+      g_value_set_boolean (value, *(const bool *) (base + d->offset));
+      break;
+    case PARAM_ENUM:
+      g_value_set_enum (value, *(const int *) (base + d->offset));
+      break;
+  }
+}
+
+static void
+gst_stereo_depth_set_param (GstStereoDepth * self, const ParamDesc * d,
+    const GValue * value)
+{
+  SdParams candidate;
+  gchar msg[256];
+  gboolean valid;
+
+  GST_OBJECT_LOCK (self);
+  candidate = self->params;
+  param_from_value (&candidate, d, value);
+  valid = sd_params_validate (&candidate, msg, sizeof (msg));
+  if (valid) {
+    self->params = candidate;
+    self->params_changed = TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (!valid)
+    GST_WARNING_OBJECT (self, "refusing the new %s: %s; the property keeps "
+        "its value", d->name, msg);
+}
+
+static void
+gst_stereo_depth_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (object);
+
+  if (prop_id >= PROP_PARAM_FIRST
+      && prop_id < PROP_PARAM_FIRST + G_N_ELEMENTS (params)) {
+    gst_stereo_depth_set_param (self, &params[prop_id - PROP_PARAM_FIRST],
+        value);
+    return;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_BACKEND:
+      self->backend = g_value_get_enum (value);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      self->cuda_device_id = g_value_get_int (value);
+      break;
+    case PROP_MAX_TIME_DIFFERENCE:
+      self->max_time_difference = g_value_get_int64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_stereo_depth_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (object);
+
+  GST_OBJECT_LOCK (self);
+  if (prop_id >= PROP_PARAM_FIRST
+      && prop_id < PROP_PARAM_FIRST + G_N_ELEMENTS (params)) {
+    param_to_value (&self->params, &params[prop_id - PROP_PARAM_FIRST], value);
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+
+  switch (prop_id) {
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->backend);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, self->cuda_device_id);
+      break;
+    case PROP_MAX_TIME_DIFFERENCE:
+      g_value_set_int64 (value, self->max_time_difference);
+      break;
+    case PROP_FRAMES_PROCESSED:
+      g_value_set_uint64 (value, self->frames_processed);
+      break;
+    case PROP_FRAMES_DROPPED:
+      g_value_set_uint64 (value, self->frames_dropped);
+      break;
+    case PROP_MEAN_PROCESS_TIME:
+      g_value_set_uint64 (value, self->frames_processed ?
+          self->process_time_total / self->frames_processed : 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Posts an engine failure as an element error whose message is the engine's
+ * own sentence; the error domain tells applications what kind of failure it
+ * was. */
+static void
+gst_stereo_depth_post_engine_error (GstStereoDepth * self, const gchar * what,
+    const SdError * err)
+{
+  switch (err->status) {
+    case SD_ERROR_NO_BACKEND:
+    case SD_ERROR_NO_DEVICE:
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", err->message),
+          ("%s failed", what));
+      break;
+    case SD_ERROR_OUT_OF_MEMORY:
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", err->message),
+          ("%s failed", what));
+      break;
+    case SD_ERROR_INVALID_ARGUMENT:
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", err->message),
+          ("%s failed", what));
+      break;
+    default:
+      GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s", err->message),
+          ("%s failed", what));
+      break;
+  }
+}
+
+/* Creates the engine on first use, so that it lives in the streaming thread
+ * that also runs it, and hands it the properties changed since the last
+ * pair. */
+static gboolean
+gst_stereo_depth_update_engine (GstStereoDepth * self)
+{
+  SdParams p;
+  gboolean changed;
+  GstStereoDepthBackend backend;
+  gint device;
+  SdError err = { 0 };
+
+  GST_OBJECT_LOCK (self);
+  p = self->params;
+  changed = self->params_changed;
+  self->params_changed = FALSE;
+  backend = self->backend;
+  device = self->cuda_device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!self->engine) {
+    self->engine = sd_engine_new (sd_enum_to_nick (backend_entries, backend),
+        device, &p, &err);
+    if (!self->engine) {
+      gst_stereo_depth_post_engine_error (self, "creating the engine", &err);
+      return FALSE;
+    }
+    if (backend == GST_STEREO_DEPTH_BACKEND_AUTO)
+      GST_INFO_OBJECT (self, "backend=auto chose the %s backend%s",
+          sd_engine_backend_name (self->engine),
+          g_str_equal (sd_engine_backend_name (self->engine), "cpu") ?
+          " (no usable CUDA device)" : "");
+    return TRUE;
+  }
+
+  if (changed && sd_engine_set_params (self->engine, &p, &err) != SD_OK) {
+    gst_stereo_depth_post_engine_error (self, "changing parameters", &err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
+{
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (frame);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (plane_formats); i++) {
+    if (plane_formats[i].video == format) {
+      plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+      plane->width = GST_VIDEO_FRAME_WIDTH (frame);
+      plane->height = GST_VIDEO_FRAME_HEIGHT (frame);
+      plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+      plane->format = plane_formats[i].sd;
+      return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+static GstFlowReturn
+gst_stereo_depth_compute (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right, GstBuffer * out)
+{
+  GstVideoFrame lf, rf, of;
+  SdPlane lp, rp, op;
+  SdError err = { 0 };
+  SdStatus status;
+  GstClockTime start, elapsed;
+
+  if (!gst_video_frame_map (&lf, &self->left_info, left, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not read a left frame: it is smaller than its caps say."),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&rf, &self->right_info, right, GST_MAP_READ)) {
+    gst_video_frame_unmap (&lf);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not read a right frame: it is smaller than its caps say."),
+        (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&of, &self->out_info, out, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&rf);
+    gst_video_frame_unmap (&lf);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not write the output frame."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  /* the caps only allow formats of plane_formats */
+  gst_stereo_depth_plane (&lf, &lp);
+  gst_stereo_depth_plane (&rf, &rp);
+  gst_stereo_depth_plane (&of, &op);
+
+  start = gst_util_get_timestamp ();
+  status = sd_engine_process (self->engine, &lp, &rp, &op, &err);
+  elapsed = gst_util_get_timestamp () - start;
+
+  gst_video_frame_unmap (&of);
+  gst_video_frame_unmap (&rf);
+  gst_video_frame_unmap (&lf);
+
+  if (status != SD_OK) {
+    gst_stereo_depth_post_engine_error (self, "processing a pair", &err);
+    return GST_FLOW_ERROR;
+  }
+
+  GST_OBJECT_LOCK (self);
+  self->frames_processed++;
+  self->process_time_total += elapsed;
+  GST_OBJECT_UNLOCK (self);
+  GST_LOG_OBJECT (self, "pair processed in %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (elapsed));
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right)
+{
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstBuffer *out;
+  GstFlowReturn ret;
+
+  if (GST_VIDEO_INFO_WIDTH (&self->left_info) !=
+      GST_VIDEO_INFO_WIDTH (&self->right_info)
+      || GST_VIDEO_INFO_HEIGHT (&self->left_info) !=
+      GST_VIDEO_INFO_HEIGHT (&self->right_info)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("The left input is %dx%d but the right input is %dx%d; both must "
+            "have the same width and height.",
+            GST_VIDEO_INFO_WIDTH (&self->left_info),
+            GST_VIDEO_INFO_HEIGHT (&self->left_info),
+            GST_VIDEO_INFO_WIDTH (&self->right_info),
+            GST_VIDEO_INFO_HEIGHT (&self->right_info)), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  if (!gst_stereo_depth_update_engine (self))
+    return GST_FLOW_ERROR;
+
+  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&self->out_info),
+      NULL);
+  ret = gst_stereo_depth_compute (self, left, right, out);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (out);
+    return ret;
+  }
+
+  gst_buffer_copy_into (out, left, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  gst_aggregator_selected_samples (agg, GST_BUFFER_PTS (out),
+      GST_BUFFER_DTS (out), GST_BUFFER_DURATION (out), NULL);
+  return gst_aggregator_finish_buffer (agg, out);
+}
+
+static GstClockTime
+gst_stereo_depth_running_time (GstAggregatorPad * pad, GstBuffer * buf)
+{
+  GstClockTime t;
+
+  if (!GST_BUFFER_PTS_IS_VALID (buf))
+    return GST_CLOCK_TIME_NONE;
+  GST_OBJECT_LOCK (pad);
+  t = gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+  GST_OBJECT_UNLOCK (pad);
+  return t;
+}
+
+static GstClockTime
+gst_stereo_depth_frame_duration (GstBuffer * buf, const GstVideoInfo * info)
+{
+  if (GST_BUFFER_DURATION_IS_VALID (buf))
+    return GST_BUFFER_DURATION (buf);
+  if (GST_VIDEO_INFO_FPS_N (info) > 0)
+    return gst_util_uint64_scale_int (GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  return GST_CLOCK_TIME_NONE;
+}
+
+/* The largest running-time difference of a pair: the property when set,
+ * else half the shorter frame duration of the two (so that a slow input
+ * never pairs with the neighbour of the right frame of a fast one), else,
+ * for still images without a rate, any difference. */
+static GstClockTime
+gst_stereo_depth_tolerance (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right)
+{
+  GstClockTime dl, dr, d;
+  gint64 max_diff;
+
+  GST_OBJECT_LOCK (self);
+  max_diff = self->max_time_difference;
+  GST_OBJECT_UNLOCK (self);
+  if (max_diff >= 0)
+    return max_diff;
+
+  dl = gst_stereo_depth_frame_duration (left, &self->left_info);
+  dr = gst_stereo_depth_frame_duration (right, &self->right_info);
+  d = MIN (dl, dr);             /* GST_CLOCK_TIME_NONE is the largest value */
+  return GST_CLOCK_TIME_IS_VALID (d) ? d / 2 : GST_CLOCK_TIME_NONE;
+}
+
+static void
+gst_stereo_depth_drop (GstStereoDepth * self, GstAggregatorPad * pad,
+    const gchar * why)
+{
+  GstBuffer *buf = gst_aggregator_pad_pop_buffer (pad);
+
+  if (!buf)
+    return;
+  GST_OBJECT_LOCK (self);
+  self->frames_dropped++;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (pad, "dropping frame %" GST_TIME_FORMAT ": %s",
+      GST_TIME_ARGS (GST_BUFFER_PTS (buf)), why);
+  gst_buffer_unref (buf);
+}
+
+/* One input has no frame: at EOS that ends the stream (what the other input
+ * still holds can never be paired); on a live timeout the frame that waited
+ * too long goes; otherwise wait for more data. */
+static GstFlowReturn
+gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
+{
+  GstAggregatorPad *pads[2] = { self->left_pad, self->right_pad };
+  gboolean eos = FALSE;
+  guint i;
+
+  for (i = 0; i < 2; i++)
+    eos |= !gst_aggregator_pad_has_buffer (pads[i])
+        && gst_aggregator_pad_is_eos (pads[i]);
+
+  if (eos) {
+    for (i = 0; i < 2; i++)
+      while (gst_aggregator_pad_has_buffer (pads[i]))
+        gst_stereo_depth_drop (self, pads[i], "the other input is at EOS");
+    return GST_FLOW_EOS;
+  }
+  if (timeout) {
+    for (i = 0; i < 2; i++)
+      gst_stereo_depth_drop (self, pads[i],
+          "its partner did not arrive within the latency");
+    return GST_FLOW_OK;
+  }
+  return GST_AGGREGATOR_FLOW_NEED_DATA;
+}
+
+static GstFlowReturn
+gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  for (;;) {
+    GstBuffer *left = gst_aggregator_pad_peek_buffer (self->left_pad);
+    GstBuffer *right = gst_aggregator_pad_peek_buffer (self->right_pad);
+    GstClockTime tl, tr, tolerance;
+    GstFlowReturn ret;
+
+    if (!left || !right) {
+      gst_clear_buffer (&left);
+      gst_clear_buffer (&right);
+      return gst_stereo_depth_incomplete (self, timeout);
+    }
+
+    tl = gst_stereo_depth_running_time (self->left_pad, left);
+    tr = gst_stereo_depth_running_time (self->right_pad, right);
+    tolerance = gst_stereo_depth_tolerance (self, left, right);
+
+    /* without timestamps on both sides, frames pair in arrival order */
+    if (!GST_CLOCK_TIME_IS_VALID (tl) || !GST_CLOCK_TIME_IS_VALID (tr)
+        || (tl > tr ? tl - tr : tr - tl) <= tolerance) {
+      ret = gst_stereo_depth_process_pair (self, left, right);
+      gst_buffer_unref (left);
+      gst_buffer_unref (right);
+      gst_aggregator_pad_drop_buffer (self->left_pad);
+      gst_aggregator_pad_drop_buffer (self->right_pad);
+      return ret;
+    }
+
+    gst_buffer_unref (left);
+    gst_buffer_unref (right);
+    gst_stereo_depth_drop (self, tl < tr ? self->left_pad : self->right_pad,
+        "no frame of the other input is close enough in time");
+  }
+}
+
+/* The earliest frame waiting: a live aggregate times out one latency after
+ * it, which drops it when its partner has not come. */
+static GstClockTime
+gst_stereo_depth_get_next_time (GstAggregator * agg)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+  GstAggregatorPad *pads[2] = { self->left_pad, self->right_pad };
+  GstClockTime next = GST_CLOCK_TIME_NONE;
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstBuffer *buf = gst_aggregator_pad_peek_buffer (pads[i]);
+
+    if (buf) {
+      GstClockTime t = gst_stereo_depth_running_time (pads[i], buf);
+
+      if (GST_CLOCK_TIME_IS_VALID (t))
+        next = MIN (next, t);
+      gst_buffer_unref (buf);
+    }
+  }
+  return next;
+}
+
+static void
+gst_stereo_depth_set_left_info (GstStereoDepth * self,
+    const GstVideoInfo * info)
+{
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstClockTime frame = 0;
+
+  if (GST_VIDEO_INFO_FPS_N (info) > 0)
+    frame = gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
+        GST_VIDEO_INFO_FPS_N (info));
+  /* a live pair may arrive up to one frame apart */
+  gst_aggregator_set_latency (agg, frame, frame);
+
+  self->left_info = *info;
+  gst_pad_mark_reconfigure (agg->srcpad);
+}
+
+static gboolean
+gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
+    GstEvent * event)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CAPS:{
+      GstCaps *caps;
+      GstVideoInfo info;
+
+      gst_event_parse_caps (event, &caps);
+      if (!gst_video_info_from_caps (&info, caps)) {
+        GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+            ("%s received caps it cannot read: %" GST_PTR_FORMAT,
+                GST_PAD_NAME (pad), caps), (NULL));
+        gst_event_unref (event);
+        return FALSE;
+      }
+      if (pad == self->left_pad)
+        gst_stereo_depth_set_left_info (self, &info);
+      else
+        self->right_info = info;
+      /* the output caps are ours to set, not the input's to forward */
+      gst_event_unref (event);
+      return TRUE;
+    }
+    case GST_EVENT_SEGMENT:
+      if (pad == self->left_pad) {
+        const GstSegment *segment;
+
+        /* output buffers carry the left timestamps, so they live in the
+         * left segment */
+        gst_event_parse_segment (event, &segment);
+        gst_aggregator_update_segment (agg, segment);
+      }
+      break;
+    default:
+      break;
+  }
+  return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
+}
+
+static GstFlowReturn
+gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
+    GstCaps ** ret)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+  const GstVideoInfo *in = &self->left_info;
+  GstCaps *caps;
+
+  if (GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_UNKNOWN)
+    return GST_AGGREGATOR_FLOW_NEED_DATA;
+
+  caps = gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, "GRAY16_LE",
+      "width", G_TYPE_INT, GST_VIDEO_INFO_WIDTH (in),
+      "height", G_TYPE_INT, GST_VIDEO_INFO_HEIGHT (in),
+      "framerate", GST_TYPE_FRACTION, GST_VIDEO_INFO_FPS_N (in),
+      GST_VIDEO_INFO_FPS_D (in),
+      "pixel-aspect-ratio", GST_TYPE_FRACTION, GST_VIDEO_INFO_PAR_N (in),
+      GST_VIDEO_INFO_PAR_D (in), NULL);
+  *ret = gst_caps_intersect (caps, downstream);
+  if (gst_caps_is_empty (*ret)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream does not accept the disparity output %" GST_PTR_FORMAT
+            "; put videoconvert after stereodepth.", caps), (NULL));
+    gst_caps_unref (caps);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  gst_caps_unref (caps);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_stereo_depth_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  return gst_video_info_from_caps (&self->out_info, caps);
+}
+
+static gboolean
+gst_stereo_depth_start (GstAggregator * agg)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  gst_video_info_init (&self->left_info);
+  gst_video_info_init (&self->right_info);
+  gst_video_info_init (&self->out_info);
+  GST_OBJECT_LOCK (self);
+  self->frames_processed = 0;
+  self->frames_dropped = 0;
+  self->process_time_total = 0;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static gboolean
+gst_stereo_depth_stop (GstAggregator * agg)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  /* the streaming thread has stopped: nothing else uses the engine now */
+  g_clear_pointer (&self->engine, sd_engine_free);
+  return TRUE;
+}
+
+static void
+gst_stereo_depth_finalize (GObject * object)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (object);
+
+  g_clear_pointer (&self->engine, sd_engine_free);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_stereo_depth_class_init (GstStereoDepthClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAggregatorClass *agg_class = GST_AGGREGATOR_CLASS (klass);
+  SdParams defaults;
+  guint i;
+
+  GST_DEBUG_CATEGORY_INIT (gst_stereo_depth_debug, "stereodepth", 0,
+      "stereo disparity");
+
+  gobject_class->set_property = gst_stereo_depth_set_property;
+  gobject_class->get_property = gst_stereo_depth_get_property;
+  gobject_class->finalize = gst_stereo_depth_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where the disparity is computed; read when the element starts",
+          GST_TYPE_STEREO_DEPTH_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device used by the cuda and auto backends", 0, G_MAXINT,
+          DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_MAX_TIME_DIFFERENCE,
+      g_param_spec_int64 ("max-time-difference", "Max time difference",
+          "Largest running-time difference (ns) of a left and a right frame "
+          "that form a pair (-1 = half the shorter frame duration)",
+          -1, G_MAXINT64, DEFAULT_MAX_TIME_DIFFERENCE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,
+      g_param_spec_uint64 ("frames-processed", "Frames processed",
+          "Pairs turned into disparity since the element started",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_DROPPED,
+      g_param_spec_uint64 ("frames-dropped", "Frames dropped",
+          "Input frames dropped without a partner since the element started",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MEAN_PROCESS_TIME,
+      g_param_spec_uint64 ("mean-process-time", "Mean process time",
+          "Mean time (ns) the engine took per pair since the element started",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  sd_params_init (&defaults);
+  for (i = 0; i < G_N_ELEMENTS (params); i++)
+    g_object_class_install_property (gobject_class, PROP_PARAM_FIRST + i,
+        param_spec (&params[i], &defaults));
+
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &sink_left_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &sink_right_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &src_template, GST_TYPE_AGGREGATOR_PAD);
+
+  gst_element_class_set_static_metadata (element_class,
+      "Stereo disparity", "Filter/Analyzer/Video",
+      "Computes the disparity of a rectified left and right video stream. "
+      "Output: GRAY16_LE of the left input's size, value = round(16 * d) "
+      "with d the left-image disparity in pixels (left x matches right "
+      "x - d), 0 = invalid",
+      "stereodepth developers");
+
+  agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
+  agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
+  agg_class->get_next_time =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
+  agg_class->update_src_caps =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_update_src_caps);
+  agg_class->negotiated_src_caps =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_negotiated_src_caps);
+  agg_class->start = GST_DEBUG_FUNCPTR (gst_stereo_depth_start);
+  agg_class->stop = GST_DEBUG_FUNCPTR (gst_stereo_depth_stop);
+}
+
+static GstAggregatorPad *
+gst_stereo_depth_add_sink_pad (GstStereoDepth * self,
+    GstStaticPadTemplate * static_template)
+{
+  GstPadTemplate *templ = gst_static_pad_template_get (static_template);
+  GstAggregatorPad *pad = g_object_new (GST_TYPE_AGGREGATOR_PAD,
+      "name", templ->name_template, "direction", GST_PAD_SINK,
+      "template", templ, NULL);
+
+  gst_object_unref (templ);
+  gst_element_add_pad (GST_ELEMENT (self), GST_PAD (pad));
+  return pad;
+}
+
+static void
+gst_stereo_depth_init (GstStereoDepth * self)
+{
+  sd_params_init (&self->params);
+  self->backend = DEFAULT_BACKEND;
+  self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  self->max_time_difference = DEFAULT_MAX_TIME_DIFFERENCE;
+  gst_video_info_init (&self->left_info);
+  gst_video_info_init (&self->right_info);
+  gst_video_info_init (&self->out_info);
+
+  self->left_pad = gst_stereo_depth_add_sink_pad (self, &sink_left_template);
+  self->right_pad = gst_stereo_depth_add_sink_pad (self, &sink_right_template);
+}

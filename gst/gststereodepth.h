@@ -1,0 +1,53 @@
+/* stereodepth: disparity of a left and a right video stream (GstAggregator). */
+#ifndef __GST_STEREO_DEPTH_H__
+#define __GST_STEREO_DEPTH_H__
+
+#include <gst/base/gstaggregator.h>
+#include <gst/video/video.h>
+
+#include "sd-engine.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_STEREO_DEPTH (gst_stereo_depth_get_type ())
+G_DECLARE_FINAL_TYPE (GstStereoDepth, gst_stereo_depth, GST, STEREO_DEPTH,
+    GstAggregator);
+
+typedef enum
+{
+  GST_STEREO_DEPTH_BACKEND_AUTO,
+  GST_STEREO_DEPTH_BACKEND_CPU,
+  GST_STEREO_DEPTH_BACKEND_CUDA,
+} GstStereoDepthBackend;
+
+struct _GstStereoDepth
+{
+  GstAggregator parent;
+
+  GstAggregatorPad *left_pad;
+  GstAggregatorPad *right_pad;
+
+  /* Streaming thread only: the pads' serialized events and aggregate() both
+   * run there, so these need no lock. */
+  GstVideoInfo left_info;
+  GstVideoInfo right_info;
+  GstVideoInfo out_info;
+  SdEngine *engine;
+
+  /* Protected by the object lock: written by the application thread
+   * (properties) and by the streaming thread (statistics). */
+  SdParams params;
+  gboolean params_changed;
+  GstStereoDepthBackend backend;
+  gint cuda_device_id;
+  gint64 max_time_difference;
+  guint64 frames_processed;
+  guint64 frames_dropped;
+  GstClockTime process_time_total;
+};
+
+GST_ELEMENT_REGISTER_DECLARE (stereodepth);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,20 @@
+/* stereodepth plugin: registers its two elements. */
+#include <gst/gst.h>
+
+#include "gstdepthcolormap.h"
+#include "gststereodepth.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (stereodepth, plugin);
+  ret |= GST_ELEMENT_REGISTER (depthcolormap, plugin);
+
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, stereodepth,
+    "Stereo disparity from a left and a right video stream",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)
