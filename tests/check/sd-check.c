@@ -1,0 +1,158 @@
+#include "sd-check.h"
+
+#include <string.h>
+
+void
+sd_check_params (SdParams * params)
+{
+  sd_params_init (params);
+  params->num_disparities = SD_CHECK_DISPARITIES;
+}
+
+void
+sd_check_pair_init (SdCheckPair * pair, gboolean live)
+{
+  pair->element = gst_element_factory_make ("stereodepth", NULL);
+  fail_unless (pair->element != NULL, "stereodepth is not in the registry; "
+      "is GST_PLUGIN_PATH the build's gst/ folder?");
+  g_object_set (pair->element, "backend", 1 /* cpu */ ,
+      "num-disparities", SD_CHECK_DISPARITIES, NULL);
+  pair->bus = gst_bus_new ();
+  gst_element_set_bus (pair->element, pair->bus);
+  pair->left = gst_harness_new_with_element (pair->element, "sink_left",
+      "src");
+  pair->right = gst_harness_new_with_element (pair->element, "sink_right",
+      NULL);
+  gst_harness_set_live (pair->left, live);
+  gst_harness_set_live (pair->right, live);
+  /* Without live sources the aggregator queues one buffer per pad unless
+   * its latency allows more; the tests push one input ahead of the other
+   * from one thread, as two real source threads would, so allow more. */
+  if (!live)
+    g_object_set (pair->element, "latency", 10 * GST_SECOND, NULL);
+  gst_object_unref (pair->element);
+}
+
+void
+sd_check_pair_clear (SdCheckPair * pair)
+{
+  gst_harness_teardown (pair->right);
+  gst_harness_teardown (pair->left);
+  gst_bus_set_flushing (pair->bus, TRUE);
+  gst_object_unref (pair->bus);
+}
+
+void
+sd_check_set_caps (GstHarness * h, const gchar * format, gint width,
+    gint height)
+{
+  gst_harness_set_src_caps (h, gst_caps_new_simple ("video/x-raw",
+          "format", G_TYPE_STRING, format, "width", G_TYPE_INT, width,
+          "height", G_TYPE_INT, height, "framerate", GST_TYPE_FRACTION, 30, 1,
+          "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL));
+}
+
+/* The value component c of a pixel gets: luma where the format has it (Y,
+ * R, G, B or gray: equal R, G and B make luma equal to them), neutral
+ * chroma, opaque alpha. */
+static guint
+component_value (const GstVideoFormatInfo * finfo, guint c, guint8 luma)
+{
+  if (GST_VIDEO_FORMAT_INFO_IS_YUV (finfo))
+    return c == 0 ? luma : 128;
+  return c < 3 ? luma : 255;
+}
+
+GstBuffer *
+sd_check_frame_new (GstVideoFormat format, const guint8 * gray, gint width,
+    gint height, GstClockTime pts)
+{
+  GstVideoInfo info;
+  GstVideoAlignment align;
+  GstVideoFrame frame;
+  GstBuffer *buf;
+  guint c, i;
+
+  gst_video_info_set_format (&info, format, width, height);
+  gst_video_alignment_reset (&align);
+  align.padding_right = 7;
+  align.padding_top = 1;
+  fail_unless (gst_video_info_align (&info, &align));
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (buf, 0, 0xa5, GST_VIDEO_INFO_SIZE (&info));
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
+      width, height, GST_VIDEO_INFO_N_PLANES (&info), info.offset,
+      info.stride);
+  /* the meta describes the padded layout; the frame is the visible part */
+  info.width = width;
+  info.height = height;
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_WRITE));
+  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&frame); c++) {
+    gint cw = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c);
+    gint ch = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c);
+    gint x, y;
+
+    for (y = 0; y < ch; y++) {
+      for (x = 0; x < cw; x++) {
+        guint8 *p = (guint8 *) GST_VIDEO_FRAME_COMP_DATA (&frame, c) +
+            y * GST_VIDEO_FRAME_COMP_STRIDE (&frame, c) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
+        guint v = component_value (frame.info.finfo, c,
+            gray[y * width + x]);
+
+        if (GST_VIDEO_FRAME_COMP_DEPTH (&frame, c) == 16)
+          GST_WRITE_UINT16_LE (p, (v << 8) | 0x5a);
+        else
+          *p = v;
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = SD_CHECK_FRAME;
+  i = pts / SD_CHECK_FRAME;
+  GST_BUFFER_OFFSET (buf) = i;
+  GST_BUFFER_OFFSET_END (buf) = i + 1;
+  return buf;
+}
+
+guint16 *
+sd_check_reference (const SdParams * params, const guint8 * left,
+    const guint8 * right, gint width, gint height)
+{
+  SdError err = { 0 };
+  SdEngine *engine = sd_engine_new ("cpu", 0, params, &err);
+  guint16 *out = g_new0 (guint16, width * height);
+  SdPlane l = { (void *) left, width, height, width, SD_PIXEL_GRAY8 };
+  SdPlane r = { (void *) right, width, height, width, SD_PIXEL_GRAY8 };
+  SdPlane o = { out, width, height, width * 2, SD_PIXEL_GRAY16 };
+
+  fail_unless (engine != NULL, "%s", err.message);
+  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, &err),
+      SD_OK);
+  sd_engine_free (engine);
+  return out;
+}
+
+void
+sd_check_assert_output (GstBuffer * buf, const guint16 * ref, gint width,
+    gint height)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint x, y, differ = 0;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, width,
+      height);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  for (y = 0; y < height; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+    for (x = 0; x < width; x++)
+      differ += GST_READ_UINT16_LE (row + 2 * x) != ref[y * width + x];
+  }
+  gst_video_frame_unmap (&frame);
+  fail_unless_equals_int (differ, 0);
+}

@@ -1,0 +1,53 @@
+/* Helpers shared by the element tests: input frames in any accepted video
+ * format, the engine's own answer for them, and a two-pad harness around
+ * stereodepth. */
+#ifndef SD_CHECK_H
+#define SD_CHECK_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "sd-engine.h"
+#include "sd-synth.h"
+
+#define SD_CHECK_WIDTH 64
+#define SD_CHECK_HEIGHT 48
+#define SD_CHECK_DISPARITIES 16
+#define SD_CHECK_FRAME (GST_SECOND / 30)
+
+/* stereodepth with its left pad (and src) in left, its right pad in right;
+ * bus receives the element's messages. */
+typedef struct
+{
+  GstElement *element;
+  GstHarness *left;
+  GstHarness *right;
+  GstBus *bus;
+} SdCheckPair;
+
+void sd_check_pair_init (SdCheckPair * pair, gboolean live);
+void sd_check_pair_clear (SdCheckPair * pair);
+/* Sends caps (format, size, 30/1) to one side of the pair. */
+void sd_check_set_caps (GstHarness * h, const gchar * format, gint width,
+    gint height);
+
+/* A frame of format whose luma is gray (width * height bytes), in a buffer
+ * with padded rows described by a GstVideoMeta, so that the element has to
+ * honour strides and offsets. */
+GstBuffer *sd_check_frame_new (GstVideoFormat format, const guint8 * gray,
+    gint width, gint height, GstClockTime pts);
+
+/* The disparity SdEngine (CPU) computes for two GRAY8 images, packed rows;
+ * free with g_free. */
+guint16 *sd_check_reference (const SdParams * params, const guint8 * left,
+    const guint8 * right, gint width, gint height);
+
+/* Asserts that a GRAY16_LE output buffer equals the reference pixel by pixel. */
+void sd_check_assert_output (GstBuffer * buf, const guint16 * ref,
+    gint width, gint height);
+
+/* The parameters the element tests run with: small and fast. */
+void sd_check_params (SdParams * params);
+
+#endif

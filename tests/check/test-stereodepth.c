@@ -1,0 +1,631 @@
+/* stereodepth element tests: caps, pairing, EOS, flushing, renegotiation,
+ * properties, state changes, and bit-identity with SdEngine. */
+#include "sd-check.h"
+
+#define W SD_CHECK_WIDTH
+#define H SD_CHECK_HEIGHT
+#define FRAME SD_CHECK_FRAME
+
+static SdSynthPair scene;
+
+static void
+scene_setup (void)
+{
+  fail_unless (sd_synth_demo (&scene, W, H));
+}
+
+static void
+scene_teardown (void)
+{
+  sd_synth_free (&scene);
+}
+
+static void
+push_left (SdCheckPair * p, GstVideoFormat format, GstClockTime pts)
+{
+  fail_unless_equals_int (gst_harness_push (p->left,
+          sd_check_frame_new (format, scene.left, W, H, pts)), GST_FLOW_OK);
+}
+
+static void
+push_right (SdCheckPair * p, GstVideoFormat format, GstClockTime pts)
+{
+  fail_unless_equals_int (gst_harness_push (p->right,
+          sd_check_frame_new (format, scene.right, W, H, pts)), GST_FLOW_OK);
+}
+
+/* Sends EOS on both inputs and waits for it on the output, so that every
+ * output buffer has arrived. */
+static void
+finish (SdCheckPair * p)
+{
+  GstEvent *event;
+
+  gst_harness_push_event (p->left, gst_event_new_eos ());
+  gst_harness_push_event (p->right, gst_event_new_eos ());
+  while ((event = gst_harness_pull_event (p->left))) {
+    gboolean eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+
+    gst_event_unref (event);
+    if (eos)
+      return;
+  }
+  fail ("no EOS on the output");
+}
+
+static guint64
+get_u64 (SdCheckPair * p, const gchar * name)
+{
+  guint64 v;
+
+  g_object_get (p->element, name, &v, NULL);
+  return v;
+}
+
+/* Pulls the next output buffer and checks its time and content. */
+static void
+expect_output (SdCheckPair * p, GstClockTime pts, const guint16 * ref)
+{
+  GstBuffer *buf = gst_harness_pull (p->left);
+
+  fail_unless (buf != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), pts);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), FRAME);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), pts / FRAME);
+  if (ref)
+    sd_check_assert_output (buf, ref, W, H);
+  gst_buffer_unref (buf);
+}
+
+static guint16 *
+reference (void)
+{
+  SdParams params;
+
+  sd_check_params (&params);
+  return sd_check_reference (&params, scene.left, scene.right, W, H);
+}
+
+static const gchar *const formats[] = {
+  "GRAY8", "GRAY16_LE", "I420", "YV12", "NV12", "Y42B", "Y444", "RGB", "BGR",
+  "RGBx", "BGRx", "xRGB", "xBGR", "RGBA", "BGRA", "ARGB", "ABGR",
+};
+
+/* Every input format, with padded strides and offsets given by GstVideoMeta,
+ * gives exactly what the engine gives for the GRAY8 luma; output caps come
+ * from the left input. */
+GST_START_TEST (test_every_format)
+{
+  guint16 *ref = reference ();
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    GstVideoFormat lf = gst_video_format_from_string (formats[i]);
+    /* the right input uses another format, so mixed formats are covered */
+    GstVideoFormat rf = gst_video_format_from_string (formats[(i + 5) %
+            G_N_ELEMENTS (formats)]);
+    SdCheckPair p;
+    GstCaps *caps;
+    GstStructure *s;
+    gint n, d;
+
+    sd_check_pair_init (&p, FALSE);
+    sd_check_set_caps (p.left, formats[i], W, H);
+    sd_check_set_caps (p.right, gst_video_format_to_string (rf), W, H);
+    push_left (&p, lf, 0);
+    push_right (&p, rf, 0);
+    expect_output (&p, 0, ref);
+
+    caps = gst_pad_get_current_caps (p.left->sinkpad);
+    s = gst_caps_get_structure (caps, 0);
+    fail_unless_equals_string (gst_structure_get_string (s, "format"),
+        "GRAY16_LE");
+    fail_unless (gst_structure_get_int (s, "width", &n) && n == W);
+    fail_unless (gst_structure_get_int (s, "height", &n) && n == H);
+    fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+    fail_unless (n == 30 && d == 1);
+    gst_caps_unref (caps);
+    sd_check_pair_clear (&p);
+  }
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* The output takes framerate and pixel-aspect-ratio from the left input. */
+GST_START_TEST (test_caps_from_left)
+{
+  SdCheckPair p;
+  GstCaps *caps;
+  GstStructure *s;
+  gint n, d;
+
+  sd_check_pair_init (&p, FALSE);
+  gst_harness_set_src_caps_str (p.left, "video/x-raw,format=GRAY8,"
+      "width=64,height=48,framerate=15/2,pixel-aspect-ratio=4/3");
+  gst_harness_set_src_caps_str (p.right, "video/x-raw,format=GRAY8,"
+      "width=64,height=48,framerate=30/1,pixel-aspect-ratio=1/1");
+  g_object_set (p.element, "max-time-difference", (gint64) 0, NULL);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  gst_buffer_unref (gst_harness_pull (p.left));
+
+  caps = gst_pad_get_current_caps (p.left->sinkpad);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_fraction (s, "framerate", &n, &d));
+  fail_unless (n == 15 && d == 2);
+  fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
+  fail_unless (n == 4 && d == 3);
+  gst_caps_unref (caps);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Inputs of different sizes: a not-negotiated error naming both sizes. */
+GST_START_TEST (test_size_mismatch)
+{
+  SdCheckPair p;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W / 2, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  fail_unless_equals_int (gst_harness_push (p.right,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, scene.right, W / 2, H,
+              0)), GST_FLOW_OK);
+
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
+  fail_unless (strstr (err->message, "64x48") != NULL, "%s", err->message);
+  fail_unless (strstr (err->message, "32x48") != NULL, "%s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Right timestamps jittered by up to a fifth of a frame: every frame pairs
+ * with its partner, none is dropped, and output times are the left ones. */
+GST_START_TEST (test_pairing_jitter)
+{
+  static const gint jitter_ms[] = { 0, 6, -5, 3, -6, 2 };
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  guint i;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  for (i = 0; i < G_N_ELEMENTS (jitter_ms); i++) {
+    push_left (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME);
+    push_right (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME +
+        jitter_ms[i] * GST_MSECOND);
+    expect_output (&p, (i + 1) * FRAME, ref);
+  }
+  finish (&p);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"),
+      G_N_ELEMENTS (jitter_ms));
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 0);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* Runs a stream where the left input has the frames of left_frames and the
+ * right one those of right_frames (frame numbers, increasing); checks that
+ * exactly the common frames come out and the rest are counted as dropped.
+ * Frames are pushed in time order, alternating, as live sources would. */
+static void
+check_pairing (const guint * left_frames, guint n_left,
+    const guint * right_frames, guint n_right)
+{
+  SdCheckPair p;
+  guint li = 0, ri = 0, common = 0, i, j;
+  GstBuffer *buf;
+
+  for (i = 0; i < n_left; i++)
+    for (j = 0; j < n_right; j++)
+      common += left_frames[i] == right_frames[j];
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  while (li < n_left || ri < n_right) {
+    if (li < n_left && (ri == n_right || left_frames[li] <= right_frames[ri]))
+      push_left (&p, GST_VIDEO_FORMAT_GRAY8, left_frames[li++] * FRAME);
+    else
+      push_right (&p, GST_VIDEO_FORMAT_GRAY8, right_frames[ri++] * FRAME);
+  }
+  finish (&p);
+
+  fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), common);
+  while ((buf = gst_harness_try_pull (p.left))) {
+    gboolean found = FALSE;
+
+    for (i = 0; i < n_left; i++)
+      found |= GST_BUFFER_PTS (buf) == left_frames[i] * FRAME;
+    fail_unless (found);
+    for (i = 0, found = FALSE; i < n_right; i++)
+      found |= GST_BUFFER_PTS (buf) == right_frames[i] * FRAME;
+    fail_unless (found);
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), common);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"),
+      n_left + n_right - 2 * common);
+  sd_check_pair_clear (&p);
+}
+
+/* Frames missing on one side: their partners are dropped and counted. */
+GST_START_TEST (test_pairing_drops)
+{
+  static const guint all[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+  static const guint some[] = { 0, 2, 3, 6, 7 };
+
+  check_pairing (all, G_N_ELEMENTS (all), some, G_N_ELEMENTS (some));
+  check_pairing (some, G_N_ELEMENTS (some), all, G_N_ELEMENTS (all));
+}
+
+GST_END_TEST;
+
+/* Different rates (30 and 15 frames per second, either side): only frames
+ * at the same time pair, never a frame with the neighbour of its partner. */
+GST_START_TEST (test_pairing_rates)
+{
+  static const guint fast[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+  static const guint slow[] = { 0, 2, 4, 6, 8 };
+  SdCheckPair p;
+  guint i;
+
+  check_pairing (fast, G_N_ELEMENTS (fast), slow, G_N_ELEMENTS (slow));
+  check_pairing (slow, G_N_ELEMENTS (slow), fast, G_N_ELEMENTS (fast));
+
+  /* with a 15 fps left input, half its frame duration would reach the
+   * neighbouring right frames: the shorter (right) duration must decide */
+  sd_check_pair_init (&p, FALSE);
+  gst_harness_set_src_caps_str (p.left, "video/x-raw,format=GRAY8,"
+      "width=64,height=48,framerate=15/1");
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  for (i = 0; i < 6; i++) {
+    if (i % 2 == 0) {
+      GstBuffer *buf = sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.left, W, H, i * FRAME);
+
+      GST_BUFFER_DURATION (buf) = 2 * FRAME;
+      gst_harness_push (p.left, buf);
+    }
+    push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
+  }
+  finish (&p);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), 3);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 3);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* max-time-difference replaces the half-frame rule. */
+GST_START_TEST (test_max_time_difference)
+{
+  SdCheckPair p;
+
+  sd_check_pair_init (&p, FALSE);
+  g_object_set (p.element, "max-time-difference", (gint64) GST_MSECOND, NULL);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  /* 2 ms apart: the right frame is older, dropped */
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 2 * GST_MSECOND);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  /* 1 ms apart: a pair */
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 3 * GST_MSECOND);
+  finish (&p);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), 1);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* EOS on one input ends the output once no pair can be formed; what the
+ * other input still had is counted as dropped. */
+GST_START_TEST (test_eos_one_side)
+{
+  SdCheckPair p;
+  GstEvent *event;
+  gboolean eos = FALSE;
+  guint i;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  for (i = 0; i < 3; i++) {
+    push_left (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
+    push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
+  }
+  gst_harness_push_event (p.left, gst_event_new_eos ());
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 3 * FRAME);
+
+  while (!eos && (event = gst_harness_pull_event (p.left))) {
+    eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+    gst_event_unref (event);
+  }
+  fail_unless (eos);
+  fail_unless_equals_int (gst_harness_buffers_received (p.left), 3);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* A flush (as a flushing seek sends) discards waiting frames, and the
+ * stream goes on from a new segment. */
+GST_START_TEST (test_flush)
+{
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  GstEvent *event;
+  GstSegment segment;
+  guint32 seqnum = gst_util_seqnum_next ();
+  gboolean flush_stop = FALSE;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  expect_output (&p, 0, ref);
+  /* an unpaired frame waiting when the flush comes */
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
+
+  event = gst_event_new_flush_start ();
+  gst_event_set_seqnum (event, seqnum);
+  gst_harness_push_event (p.left, gst_event_ref (event));
+  gst_harness_push_event (p.right, event);
+  event = gst_event_new_flush_stop (TRUE);
+  gst_event_set_seqnum (event, seqnum);
+  gst_harness_push_event (p.left, gst_event_ref (event));
+  gst_harness_push_event (p.right, event);
+  while (!flush_stop && (event = gst_harness_pull_event (p.left))) {
+    flush_stop = GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP;
+    gst_event_unref (event);
+  }
+  fail_unless (flush_stop);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = segment.time = 10 * FRAME;
+  gst_harness_push_event (p.left, gst_event_new_segment (&segment));
+  gst_harness_push_event (p.right, gst_event_new_segment (&segment));
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 10 * FRAME);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 10 * FRAME);
+  expect_output (&p, 10 * FRAME, ref);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), 2);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* New caps with another size mid-stream: the output follows. */
+GST_START_TEST (test_renegotiate)
+{
+  SdCheckPair p;
+  GstBuffer *buf;
+  GstCaps *caps;
+  gint w;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  buf = gst_harness_pull (p.left);
+  fail_unless_equals_int (gst_buffer_get_size (buf), W * H * 2);
+  gst_buffer_unref (buf);
+
+  sd_check_set_caps (p.left, "RGB", W / 2, H / 2);
+  sd_check_set_caps (p.right, "I420", W / 2, H / 2);
+  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_RGB,
+          scene.left, W / 2, H / 2, FRAME));
+  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_I420,
+          scene.right, W / 2, H / 2, FRAME));
+  buf = gst_harness_pull (p.left);
+  fail_unless (buf != NULL);
+  fail_unless_equals_int (gst_buffer_get_size (buf), W / 2 * H / 2 * 2);
+  gst_buffer_unref (buf);
+  caps = gst_pad_get_current_caps (p.left->sinkpad);
+  fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+          "width", &w));
+  fail_unless_equals_int (w, W / 2);
+  gst_caps_unref (caps);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Parameters changed while playing apply from the next pair on; a change
+ * sd_params_validate refuses leaves the property as it was. */
+GST_START_TEST (test_properties_while_playing)
+{
+  guint16 *ref = reference (), *ref2;
+  SdParams params;
+  SdCheckPair p;
+  gint p1;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  expect_output (&p, 0, ref);
+
+  sd_check_params (&params);
+  params.num_disparities = 24;
+  params.cost = SD_COST_AD;
+  params.lr_check = SD_LR_CHECK_OFF;
+  params.median = false;
+  ref2 = sd_check_reference (&params, scene.left, scene.right, W, H);
+  g_object_set (p.element, "num-disparities", 24, "lr-check", -1,
+      "median", FALSE, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "cost", "ad");
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
+  expect_output (&p, FRAME, ref2);
+
+  /* p1 above p2 is refused, and so is an even rank window */
+  g_object_set (p.element, "p1", params.p2 + 1, "rank-window", 6, NULL);
+  g_object_get (p.element, "p1", &p1, NULL);
+  fail_unless_equals_int (p1, params.p1);
+  g_object_get (p.element, "rank-window", &p1, NULL);
+  fail_unless_equals_int (p1, params.rank_window);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 2 * FRAME);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 2 * FRAME);
+  expect_output (&p, 2 * FRAME, ref2);
+
+  sd_check_pair_clear (&p);
+  g_free (ref);
+  g_free (ref2);
+}
+
+GST_END_TEST;
+
+/* Live: a frame whose partner does not come within the latency (one frame)
+ * is dropped when the aggregate times out, and later pairs still work. */
+GST_START_TEST (test_live_timeout)
+{
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  GstClockTime min, max;
+  gboolean live;
+  GstQuery *query;
+
+  sd_check_pair_init (&p, TRUE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  fail_unless (gst_harness_crank_single_clock_wait (p.left));
+  while (get_u64 (&p, "frames-dropped") == 0)
+    g_usleep (1000);
+
+  query = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (p.left->sinkpad, query));
+  gst_query_parse_latency (query, &live, &min, &max);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, FRAME);
+  gst_query_unref (query);
+
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
+  expect_output (&p, FRAME, ref);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* backend=cuda in a build or on a machine without CUDA: an element error
+ * that says so, not a crash. */
+GST_START_TEST (test_backend_error)
+{
+  SdError err = { 0 };
+  SdParams params;
+  SdEngine *engine;
+  SdCheckPair p;
+  GstMessage *msg;
+  GError *error = NULL;
+
+  sd_check_params (&params);
+  engine = sd_engine_new ("cuda", 0, &params, &err);
+  if (engine) {
+    sd_engine_free (engine);
+    return;                     /* CUDA works here: nothing to refuse */
+  }
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &error, NULL);
+  fail_unless_equals_string (error->message, err.message);
+  g_error_free (error);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* 20 NULL -> PLAYING -> NULL cycles of a whole pipeline, each running to
+ * EOS with fresh statistics. */
+GST_START_TEST (test_state_cycles)
+{
+  GstElement *pipeline = gst_parse_launch ("stereodepth name=sd backend=cpu "
+      "num-disparities=16 ! fakesink "
+      "videotestsrc num-buffers=2 pattern=snow ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! sd.sink_left "
+      "videotestsrc num-buffers=2 pattern=snow ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! sd.sink_right", NULL);
+  GstElement *sd = gst_bin_get_by_name (GST_BIN (pipeline), "sd");
+  GstBus *bus = gst_element_get_bus (pipeline);
+  guint i;
+
+  for (i = 0; i < 20; i++) {
+    GstMessage *msg;
+    guint64 processed;
+
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+    gst_message_unref (msg);
+    g_object_get (sd, "frames-processed", &processed, NULL);
+    fail_unless_equals_uint64 (processed, 2);
+    fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref (bus);
+  gst_object_unref (sd);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+stereodepth_suite (void)
+{
+  Suite *s = suite_create ("stereodepth");
+  TCase *tc = tcase_create ("general");
+
+  tcase_add_checked_fixture (tc, scene_setup, scene_teardown);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_every_format);
+  tcase_add_test (tc, test_caps_from_left);
+  tcase_add_test (tc, test_size_mismatch);
+  tcase_add_test (tc, test_pairing_jitter);
+  tcase_add_test (tc, test_pairing_drops);
+  tcase_add_test (tc, test_pairing_rates);
+  tcase_add_test (tc, test_max_time_difference);
+  tcase_add_test (tc, test_eos_one_side);
+  tcase_add_test (tc, test_flush);
+  tcase_add_test (tc, test_renegotiate);
+  tcase_add_test (tc, test_properties_while_playing);
+  tcase_add_test (tc, test_live_timeout);
+  tcase_add_test (tc, test_backend_error);
+  tcase_add_test (tc, test_state_cycles);
+  return s;
+}
+
+GST_CHECK_MAIN (stereodepth);
