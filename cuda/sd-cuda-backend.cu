@@ -1,8 +1,541 @@
-/* The CUDA SdBackend.  Until the CUDA pipeline lands it only reports
- * whether a device exists, and refuses to process with a clear message. */
+/* The CUDA SdBackend: one stream and one device allocation per engine, pinned
+ * staging for the host copies, the stages of sd-cuda-*.cu in the order of
+ * the CPU reference (common/cpu/cpu-backend.c).
+ *
+ * Every entry point selects the engine's device first: the element may call
+ * from different streaming threads, and cudaSetDevice is per thread. */
 #include <cuda_runtime.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "sd-cuda.h"
+#include "sd-cuda-internal.h"
+
+struct SdCudaPipeline
+{
+  int device;
+  SdCudaDeviceInfo info;
+  char device_name[256];
+  cudaStream_t stream;
+  cudaEvent_t ev[2];
+
+  /* the size the buffers are carved for */
+  int width, height;
+
+  void *dev_block;
+  size_t dev_capacity;
+  void *host_block;             /* pinned */
+  size_t host_capacity;
+
+  /* carved out of dev_block */
+  uint8_t *raw;                 /* 2 planes of up to 4 bytes a pixel */
+  uint8_t *luma;                /* 2 packed planes: left, right */
+  uint8_t *pre;
+  uint8_t *pre_tmp;
+  uint64_t *census;             /* 2 planes */
+  void *volume;
+  int16_t *disp, *disp_tmp, *right_disp;
+  uint16_t *out;
+  /* carved out of host_block */
+  uint8_t *stage_in;            /* 2 planes of up to 4 bytes a pixel */
+  uint16_t *stage_out;
+};
+
+static SdStatus
+cuda_fail (SdError * err, cudaError_t e, const char *what)
+{
+  SdStatus st = e == cudaErrorMemoryAllocation ? SD_ERROR_OUT_OF_MEMORY :
+      e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ?
+      SD_ERROR_NO_DEVICE : SD_ERROR_BACKEND;
+  return sd_error_set (err, st, "CUDA error while %s: %s (%s)", what,
+      cudaGetErrorString (e), cudaGetErrorName (e));
+}
+
+#define CHECK(call, what)                                  \
+  do {                                                     \
+    cudaError_t e_ = (call);                               \
+    if (e_ != cudaSuccess)                                 \
+      return cuda_fail (err, e_, what);                    \
+  } while (0)
+
+static SdStatus
+select_device (SdCudaPipeline * s, SdError * err)
+{
+  CHECK (cudaSetDevice (s->device), "selecting the device");
+  return SD_OK;
+}
+
+static size_t
+align_up (size_t v)
+{
+  return (v + 255) & ~(size_t) 255;
+}
+
+static void
+release_buffers (SdCudaPipeline * s)
+{
+  if (s->dev_block)
+    cudaFree (s->dev_block);
+  if (s->host_block)
+    cudaFreeHost (s->host_block);
+  s->dev_block = s->host_block = NULL;
+  s->dev_capacity = s->host_capacity = 0;
+  s->width = s->height = 0;
+}
+
+/* One device allocation and one pinned allocation, carved into the
+ * buffers for this frame's size and parameters; reallocated only when they
+ * need more than there is. */
+static SdStatus
+ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
+    SdError * err)
+{
+  const size_t n = (size_t) w * h;
+  const size_t volume = sd_cuda_sgm_volume_bytes (p, w, h);
+  size_t off = 0;
+  const size_t o_raw = off;
+  off += align_up (2 * n * 4);
+  const size_t o_luma = off;
+  off += align_up (2 * n);
+  const size_t o_pre = off;
+  off += align_up (2 * n);
+  const size_t o_tmp = off;
+  off += align_up (2 * n);
+  const size_t o_census = off;
+  off += align_up (2 * n * sizeof (uint64_t));
+  const size_t o_volume = off;
+  off += align_up (volume);
+  const size_t o_disp = off;
+  off += align_up (n * 2);
+  const size_t o_disp_tmp = off;
+  off += align_up (n * 2);
+  const size_t o_right = off;
+  off += align_up (n * 2);
+  const size_t o_out = off;
+  off += align_up (n * 2);
+  const size_t dev_bytes = off;
+  const size_t host_bytes = align_up (2 * n * 4) + align_up (n * 2);
+
+  if (dev_bytes > s->dev_capacity) {
+    if (s->dev_block) {
+      cudaStreamSynchronize (s->stream);
+      cudaFree (s->dev_block);
+    }
+    s->dev_block = NULL;
+    s->dev_capacity = 0;
+    cudaError_t e = cudaMalloc (&s->dev_block, dev_bytes);
+    if (e != cudaSuccess) {
+      cudaGetLastError ();
+      size_t free_b = 0, total_b = 0;
+      cudaMemGetInfo (&free_b, &total_b);
+      s->dev_block = NULL;
+      s->width = s->height = 0;
+      return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+          "out of GPU memory: %dx%d with %d disparities and %d paths "
+          "needs %zu MB, %zu MB free of %zu MB (%s)", w, h,
+          p->num_disparities, p->paths, dev_bytes >> 20, free_b >> 20,
+          total_b >> 20, cudaGetErrorString (e));
+    }
+    s->dev_capacity = dev_bytes;
+  }
+  if (host_bytes > s->host_capacity) {
+    if (s->host_block) {
+      cudaStreamSynchronize (s->stream);
+      cudaFreeHost (s->host_block);
+    }
+    s->host_block = NULL;
+    s->host_capacity = 0;
+    cudaError_t e = cudaMallocHost (&s->host_block, host_bytes);
+    if (e != cudaSuccess) {
+      cudaGetLastError ();
+      s->width = s->height = 0;
+      return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+          "out of pinned host memory: %dx%d images need %zu MB (%s)", w, h,
+          host_bytes >> 20, cudaGetErrorString (e));
+    }
+    s->host_capacity = host_bytes;
+  }
+  uint8_t *d = (uint8_t *) s->dev_block;
+  s->raw = d + o_raw;
+  s->luma = d + o_luma;
+  s->pre = d + o_pre;
+  s->pre_tmp = d + o_tmp;
+  s->census = (uint64_t *) (d + o_census);
+  s->volume = d + o_volume;
+  s->disp = (int16_t *) (d + o_disp);
+  s->disp_tmp = (int16_t *) (d + o_disp_tmp);
+  s->right_disp = (int16_t *) (d + o_right);
+  s->out = (uint16_t *) (d + o_out);
+  uint8_t *hb = (uint8_t *) s->host_block;
+  s->stage_in = hb;
+  s->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+  s->width = w;
+  s->height = h;
+  return SD_OK;
+}
+
+/* Everything after luma extraction: s->luma holds both images; the output
+ * goes to out (device, pitched).  Only enqueues. */
+static SdStatus
+enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
+    size_t out_pitch, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  const size_t n = (size_t) w * h;
+  const uint8_t *pre = s->luma;
+  if (p->prefilter != SD_PREFILTER_NONE) {
+    CHECK (sd_cuda_prefilter (p, s->luma, s->pre, s->pre_tmp, w, h,
+            s->stream), "running the prefilter");
+    pre = s->pre;
+  }
+  if (p->cost == SD_COST_CENSUS)
+    CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
+            s->stream), "computing census signatures");
+  SdCudaSgmBuffers b;
+  b.census_left = s->census;
+  b.census_right = s->census + n;
+  b.image_left = pre;
+  b.image_right = pre + n;
+  b.guide = s->luma;
+  b.volume = s->volume;
+  b.disp = s->disp;
+  b.right_disp = s->right_disp;
+  b.width = w;
+  b.height = h;
+  CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
+  CHECK (sd_cuda_refine (p, s->disp, s->right_disp, s->disp_tmp, out,
+          out_pitch, w, h, s->stream), "refining disparities");
+  return SD_OK;
+}
+
+static SdStatus
+check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
+    const SdPlane * out, SdError * err)
+{
+  if (p->algorithm != SD_ALGORITHM_SGM)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the CUDA backend runs the sgm algorithm only, not '%s'; use "
+        "backend=cpu for it", sd_enum_to_nick (sd_algorithm_entries,
+            p->algorithm));
+  if (left->width != right->width || left->height != right->height
+      || out->width != left->width || out->height != left->height)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the left, right and output planes must have the same size");
+  if (left->format == SD_PIXEL_FLOAT || right->format == SD_PIXEL_FLOAT
+      || out->format != SD_PIXEL_GRAY16)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the CUDA backend takes 8-bit, 16-bit or RGB planes in and a "
+        "GRAY16 plane out");
+  return SD_OK;
+}
+
+/* Host planes to s->luma: rows into pinned staging, one copy each on the
+ * stream, luma extraction on the device. */
+static SdStatus
+enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
+    const SdPlane * right, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  const size_t n = (size_t) w * h;
+  const SdPlane *planes[2] = { left, right };
+  for (int i = 0; i < 2; i++) {
+    const SdPlane *pl = planes[i];
+    const size_t row_bytes = (size_t) w *
+        sd_pixel_layout (pl->format)->bytes_per_pixel;
+    uint8_t *stage = s->stage_in + i * n * 4;
+    if (pl->stride == row_bytes)
+      memcpy (stage, pl->data, row_bytes * h);
+    else
+      for (int y = 0; y < h; y++)
+        memcpy (stage + y * row_bytes, sd_plane_row (pl, y), row_bytes);
+    if (pl->format == SD_PIXEL_GRAY8) {
+      CHECK (cudaMemcpyAsync (s->luma + i * n, stage, n,
+              cudaMemcpyHostToDevice, s->stream), "uploading an image");
+    } else {
+      uint8_t *raw = s->raw + i * n * 4;
+      CHECK (cudaMemcpyAsync (raw, stage, row_bytes * h,
+              cudaMemcpyHostToDevice, s->stream), "uploading an image");
+      CHECK (sd_cuda_luma (raw, row_bytes, pl->format, s->luma + i * n, w,
+              h, s->stream), "extracting luma");
+    }
+  }
+  return SD_OK;
+}
+
+static SdStatus
+finish_download (SdCudaPipeline * s, SdPlane * out, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  CHECK (cudaStreamSynchronize (s->stream), "running the pipeline");
+  for (int y = 0; y < h; y++)
+    memcpy (sd_plane_row (out, y), s->stage_out + (size_t) y * w,
+        (size_t) w * 2);
+  return SD_OK;
+}
+
+static SdStatus
+process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
+    const SdPlane * right, SdPlane * out, bool timed, SdError * err)
+{
+  SdStatus st;
+  if ((st = check_input (p, left, right, out, err)) != SD_OK
+      || (st = select_device (s, err)) != SD_OK
+      || (st = ensure_buffers (s, p, left->width, left->height, err))
+      != SD_OK)
+    return st;
+  const int w = s->width, h = s->height;
+  if (timed)
+    CHECK (cudaEventRecord (s->ev[0], s->stream), "recording an event");
+  if ((st = enqueue_upload (s, left, right, err)) != SD_OK
+      || (st = enqueue_pipeline (s, p, s->out, (size_t) w * 2, err))
+      != SD_OK)
+    return st;
+  CHECK (cudaMemcpyAsync (s->stage_out, s->out, (size_t) w * h * 2,
+          cudaMemcpyDeviceToHost, s->stream), "downloading the disparity");
+  if (timed)
+    CHECK (cudaEventRecord (s->ev[1], s->stream), "recording an event");
+  return finish_download (s, out, err);
+}
+
+static SdStatus
+enqueue_device (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
+    const SdPlane * right, SdPlane * out, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  const SdPlane *planes[2] = { left, right };
+  for (int i = 0; i < 2; i++)
+    CHECK (sd_cuda_luma (planes[i]->data, planes[i]->stride,
+            planes[i]->format, s->luma + (size_t) i * w * h, w, h,
+            s->stream), "extracting luma");
+  return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride, err);
+}
+
+extern "C" SdCudaPipeline *
+sd_cuda_pipeline_new (int device_id, SdError * err)
+{
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount (&count);
+  if (e != cudaSuccess || count == 0) {
+    sd_error_set (err, SD_ERROR_NO_DEVICE,
+        "no CUDA device is available (%s); use backend=cpu or auto",
+        e != cudaSuccess ? cudaGetErrorString (e) : "none found");
+    return NULL;
+  }
+  if (device_id < 0 || device_id >= count) {
+    sd_error_set (err, SD_ERROR_NO_DEVICE,
+        "CUDA device %d does not exist: this machine has %d", device_id,
+        count);
+    return NULL;
+  }
+  SdCudaPipeline *s = (SdCudaPipeline *) calloc (1, sizeof (*s));
+  if (!s) {
+    sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+    return NULL;
+  }
+  s->device = device_id;
+  cudaDeviceProp prop;
+  if ((e = cudaSetDevice (device_id)) != cudaSuccess
+      || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
+      || (e = cudaStreamCreateWithFlags (&s->stream,
+              cudaStreamNonBlocking)) != cudaSuccess) {
+    cuda_fail (err, e, "opening the CUDA device");
+    free (s);
+    return NULL;
+  }
+  if ((e = cudaEventCreate (&s->ev[0])) != cudaSuccess
+      || (e = cudaEventCreate (&s->ev[1])) != cudaSuccess) {
+    cuda_fail (err, e, "creating events");
+    cudaStreamDestroy (s->stream);
+    free (s);
+    return NULL;
+  }
+  s->info.sm_count = prop.multiProcessorCount;
+  s->info.max_smem_optin = (int) prop.sharedMemPerBlockOptin;
+  s->info.cc_major = prop.major;
+  snprintf (s->device_name, sizeof (s->device_name), "%s (sm_%d%d, %d SMs)",
+      prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+  return s;
+}
+
+extern "C" void
+sd_cuda_pipeline_free (SdCudaPipeline * s)
+{
+  if (!s)
+    return;
+  cudaSetDevice (s->device);
+  cudaStreamSynchronize (s->stream);
+  release_buffers (s);
+  cudaEventDestroy (s->ev[0]);
+  cudaEventDestroy (s->ev[1]);
+  cudaStreamDestroy (s->stream);
+  free (s);
+}
+
+extern "C" const char *
+sd_cuda_pipeline_device_name (const SdCudaPipeline * s)
+{
+  return s ? s->device_name : "";
+}
+
+extern "C" SdStatus
+sd_cuda_pipeline_process (SdCudaPipeline * s, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, SdPlane * out,
+    SdError * err)
+{
+  return process_host (s, p, left, right, out, false, err);
+}
+
+extern "C" SdStatus
+sd_cuda_pipeline_process_device (SdCudaPipeline * s, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, SdPlane * out,
+    SdError * err)
+{
+  SdStatus st;
+  if ((st = check_input (p, left, right, out, err)) != SD_OK
+      || (st = select_device (s, err)) != SD_OK
+      || (st = ensure_buffers (s, p, left->width, left->height, err))
+      != SD_OK
+      || (st = enqueue_device (s, p, left, right, out, err)) != SD_OK)
+    return st;
+  CHECK (cudaStreamSynchronize (s->stream), "running the pipeline");
+  return SD_OK;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+extern "C" SdStatus
+sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, int warmup, int runs,
+    SdCudaTimings * t, SdError * err)
+{
+  SdStatus st;
+  const int w = left->width, h = left->height;
+  if (runs < 1)
+    runs = 1;
+  memset (t, 0, sizeof (*t));
+  if ((st = select_device (s, err)) != SD_OK)
+    return st;
+  double *dev_ms = (double *) calloc (runs, sizeof (double));
+  double *e2e_ms = (double *) calloc (runs, sizeof (double));
+  double *wall_ms = (double *) calloc (runs, sizeof (double));
+  uint16_t *host_out = (uint16_t *) malloc ((size_t) w * h * 2);
+  cudaEvent_t *ev = (cudaEvent_t *) calloc (2 * runs, sizeof (cudaEvent_t));
+  void *d_in[2] = { NULL, NULL }, *d_out = NULL;
+  SdPlane dl = *left, dr = *right;
+  SdPlane dout = { NULL, w, h, (size_t) w * 2, SD_PIXEL_GRAY16 };
+  SdPlane hout = { host_out, w, h, (size_t) w * 2, SD_PIXEL_GRAY16 };
+  cudaError_t e = cudaSuccess;
+  int n_events = 0;
+  st = SD_OK;
+  if (!dev_ms || !e2e_ms || !wall_ms || !host_out || !ev) {
+    st = sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+    goto done;
+  }
+  /* device copies of the inputs, in their own format */
+  for (int i = 0; i < 2; i++) {
+    const SdPlane *pl = i ? right : left;
+    const size_t bytes = pl->stride * pl->height;
+    if ((e = cudaMalloc (&d_in[i], bytes)) != cudaSuccess
+        || (e = cudaMemcpy (d_in[i], pl->data, bytes,
+                cudaMemcpyHostToDevice)) != cudaSuccess) {
+      st = cuda_fail (err, e, "copying the test images to the device");
+      goto done;
+    }
+  }
+  dl.data = d_in[0];
+  dr.data = d_in[1];
+  if ((e = cudaMalloc (&d_out, (size_t) w * h * 2)) != cudaSuccess) {
+    st = cuda_fail (err, e, "allocating the device output");
+    goto done;
+  }
+  dout.data = d_out;
+  for (; n_events < 2 * runs; n_events++)
+    if ((e = cudaEventCreate (&ev[n_events])) != cudaSuccess) {
+      st = cuda_fail (err, e, "creating events");
+      goto done;
+    }
+  if ((st = ensure_buffers (s, p, w, h, err)) != SD_OK)
+    goto done;
+
+  /* device memory in and out: the runs go back to back, each between its
+   * own pair of events */
+  for (int i = 0; i < warmup; i++)
+    if ((st = enqueue_device (s, p, &dl, &dr, &dout, err)) != SD_OK)
+      goto done;
+  for (int i = 0; i < runs; i++) {
+    cudaEventRecord (ev[2 * i], s->stream);
+    if ((st = enqueue_device (s, p, &dl, &dr, &dout, err)) != SD_OK)
+      goto done;
+    cudaEventRecord (ev[2 * i + 1], s->stream);
+  }
+  if ((e = cudaStreamSynchronize (s->stream)) != cudaSuccess) {
+    st = cuda_fail (err, e, "running the pipeline");
+    goto done;
+  }
+  for (int i = 0; i < runs; i++) {
+    float ms = 0;
+    cudaEventElapsedTime (&ms, ev[2 * i], ev[2 * i + 1]);
+    dev_ms[i] = ms;
+  }
+
+  /* host memory in and out, through the backend's own path */
+  for (int i = 0; i < warmup; i++)
+    if ((st = process_host (s, p, left, right, &hout, false, err)) != SD_OK)
+      goto done;
+  for (int i = 0; i < runs; i++) {
+    const double t0 = now_ms ();
+    if ((st = process_host (s, p, left, right, &hout, true, err)) != SD_OK)
+      goto done;
+    wall_ms[i] = now_ms () - t0;
+    float ms = 0;
+    cudaEventElapsedTime (&ms, s->ev[0], s->ev[1]);
+    e2e_ms[i] = ms;
+  }
+  qsort (dev_ms, runs, sizeof (double), compare_double);
+  qsort (e2e_ms, runs, sizeof (double), compare_double);
+  qsort (wall_ms, runs, sizeof (double), compare_double);
+  t->device_median = dev_ms[runs / 2];
+  t->device_min = dev_ms[0];
+  t->e2e_median = e2e_ms[runs / 2];
+  t->e2e_min = e2e_ms[0];
+  t->wall_median = wall_ms[runs / 2];
+  t->wall_min = wall_ms[0];
+  t->runs = runs;
+  t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
+  t->eight_bit = sd_cuda_sgm_uses_8bit (p);
+
+done:
+  cudaStreamSynchronize (s->stream);
+  for (int i = 0; i < n_events; i++)
+    cudaEventDestroy (ev[i]);
+  cudaFree (d_in[0]);
+  cudaFree (d_in[1]);
+  cudaFree (d_out);
+  free (dev_ms);
+  free (e2e_ms);
+  free (wall_ms);
+  free (host_out);
+  free (ev);
+  return st;
+}
+
+/* ---- the SdBackend ------------------------------------------------------ */
 
 static bool
 cuda_available (int device_id, SdError * err)
@@ -10,6 +543,7 @@ cuda_available (int device_id, SdError * err)
   int count = 0;
   cudaError_t e = cudaGetDeviceCount (&count);
   if (e != cudaSuccess || count == 0) {
+    cudaGetLastError ();
     sd_error_set (err, SD_ERROR_NO_DEVICE,
         "no CUDA device is available (%s); use backend=cpu or auto",
         e != cudaSuccess ? cudaGetErrorString (e) : "none found");
@@ -27,29 +561,21 @@ cuda_available (int device_id, SdError * err)
 static void *
 cuda_create (int device_id, SdError * err)
 {
-  (void) device_id;
-  sd_error_set (err, SD_ERROR_NO_BACKEND,
-      "the CUDA pipeline is not implemented yet; use backend=cpu");
-  return NULL;
+  return sd_cuda_pipeline_new (device_id, err);
 }
 
 static SdStatus
 cuda_process (void *state, const SdParams * params, const SdPlane * left,
     const SdPlane * right, SdPlane * out, SdError * err)
 {
-  (void) state;
-  (void) params;
-  (void) left;
-  (void) right;
-  (void) out;
-  return sd_error_set (err, SD_ERROR_NO_BACKEND,
-      "the CUDA pipeline is not implemented yet");
+  return sd_cuda_pipeline_process ((SdCudaPipeline *) state, params, left,
+      right, out, err);
 }
 
 static void
 cuda_destroy (void *state)
 {
-  (void) state;
+  sd_cuda_pipeline_free ((SdCudaPipeline *) state);
 }
 
 extern "C" const SdBackend sd_cuda_backend = {

@@ -1,5 +1,9 @@
 /* The C API of the CUDA backend: common/ and the tests reach CUDA only
- * through these declarations. */
+ * through these declarations.
+ *
+ * sd_cuda_backend is what SdEngine uses.  The SdCudaPipeline functions are
+ * the same pipeline for callers that hold device memory or want GPU timings
+ * (sd-bench, the CUDA tests); they need no CUDA header. */
 #ifndef SD_CUDA_H
 #define SD_CUDA_H
 
@@ -10,6 +14,44 @@ extern "C" {
 #endif
 
 extern const SdBackend sd_cuda_backend;
+
+/* One stream, one set of buffers (kept while the size and the disparity
+ * range stay), on one device.  Not thread-safe; any thread may call. */
+typedef struct SdCudaPipeline SdCudaPipeline;
+
+SdCudaPipeline *sd_cuda_pipeline_new (int device_id, SdError * err);
+void sd_cuda_pipeline_free (SdCudaPipeline * pipeline);
+
+/* Host planes in and out, as SdEngine's process. */
+SdStatus sd_cuda_pipeline_process (SdCudaPipeline * pipeline,
+    const SdParams * params, const SdPlane * left, const SdPlane * right,
+    SdPlane * out, SdError * err);
+
+/* Planes whose data points to device memory (any accepted format in, GRAY16
+ * out).  Returns once the output is written. */
+SdStatus sd_cuda_pipeline_process_device (SdCudaPipeline * pipeline,
+    const SdParams * params, const SdPlane * left, const SdPlane * right,
+    SdPlane * out, SdError * err);
+
+/* Timings of the pipeline on host planes left and right, in ms: warmup
+ * runs, then runs timed with CUDA events on the pipeline's stream. */
+typedef struct
+{
+  double device_median, device_min;     /* device memory in and out */
+  double e2e_median, e2e_min;   /* host memory in and out: upload, kernels,
+                                 * download (CUDA events) */
+  double wall_median, wall_min; /* the whole call, host copies included */
+  int runs;
+  unsigned long long volume_bytes;      /* aggregation scratch in use */
+  int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
+} SdCudaTimings;
+
+SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,
+    const SdParams * params, const SdPlane * left, const SdPlane * right,
+    int warmup, int runs, SdCudaTimings * timings, SdError * err);
+
+/* The device's name, for reports ("" when unknown). */
+const char *sd_cuda_pipeline_device_name (const SdCudaPipeline * pipeline);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,15 @@
 #include "sd-eval.h"
 #include "sd-synth.h"
 
+/* The CUDA timing entry points.  Weak references: a build without CUDA has
+ * none of them and still links; with CUDA, libsdengine's CUDA backend object
+ * (always linked, SdEngine lists it) defines them. */
+#include "../../cuda/sd-cuda.h"
+#pragma weak sd_cuda_pipeline_new
+#pragma weak sd_cuda_pipeline_free
+#pragma weak sd_cuda_pipeline_time
+#pragma weak sd_cuda_pipeline_device_name
+
 static void
 usage (FILE * f)
 {
@@ -20,6 +29,7 @@ usage (FILE * f)
       "usage: sd-bench (--left FILE --right FILE [--gt FILE --gt-divisor N]"
       " | --set DIR | --synthetic WxH)\n"
       "                [--backend auto|cpu|cuda] [--device N] [--repeat N]\n"
+      "                [--warmup N]\n"
       "                [--out FILE.pgm] [--color FILE.ppm] [--save-pair DIR]\n"
       "                [--<parameter> VALUE ...]\n"
       "Parameters: algorithm, num-disparities, min-disparity, prefilter,\n"
@@ -27,7 +37,10 @@ usage (FILE * f)
       "  uniqueness, subpixel, lr-check, median, fill-holes.\n"
       "--set DIR reads a set folder of shared/data/stereo (its sets.tsv is\n"
       "in the folder above); num-disparities then defaults to the set's\n"
-      "suggested count.  --out writes 16-bit PGM: value = 16 * d, 0 = invalid.\n");
+      "suggested count.  --out writes 16-bit PGM: value = 16 * d, 0 = invalid.\n"
+      "With the CUDA backend, the pipeline is also timed with CUDA events\n"
+      "(--warmup runs, then max(--repeat, 50) runs; medians): device memory\n"
+      "in and out (kernel time) and host memory in and out (end to end).\n");
 }
 
 static double
@@ -102,7 +115,7 @@ main (int argc, char **argv)
   const char *left_path = NULL, *right_path = NULL, *gt_path = NULL;
   const char *set_dir = NULL, *out_path = NULL, *color_path = NULL;
   const char *backend = "auto", *pair_dir = NULL;
-  int device = 0, repeat = 1, synth_w = 0, synth_h = 0;
+  int device = 0, repeat = 1, warmup = 5, synth_w = 0, synth_h = 0;
   double gt_divisor = 1;
   bool ndisp_given = false;
   char msg[512];
@@ -145,6 +158,8 @@ main (int argc, char **argv)
       device = atoi (v);
     else if (!strcmp (a, "--repeat"))
       repeat = atoi (v) > 0 ? atoi (v) : 1;
+    else if (!strcmp (a, "--warmup"))
+      warmup = atoi (v) >= 0 ? atoi (v) : 0;
     else if (!strcmp (a, "--out"))
       out_path = v;
     else if (!strcmp (a, "--color"))
@@ -252,6 +267,29 @@ main (int argc, char **argv)
   printf ("time: median %.3f ms, min %.3f ms over %d run%s (wall clock, "
       "host memory in and out)\n", times[repeat / 2], times[0], repeat,
       repeat > 1 ? "s" : "");
+
+  if (!strcmp (sd_engine_backend_name (engine), "cuda")
+      && sd_cuda_pipeline_time) {
+    SdCudaPipeline *pl = sd_cuda_pipeline_new (device, &err);
+    SdCudaTimings t;
+    const int runs = repeat > 50 ? repeat : 50;
+    if (!pl || sd_cuda_pipeline_time (pl, &params, &left, &right, warmup,
+            runs, &t, &err) != SD_OK) {
+      fprintf (stderr, "sd-bench: %s\n", err.message);
+      return 1;
+    }
+    const double updates = (double) w * h * params.num_disparities *
+        params.paths;
+    printf ("cuda: %s\n", sd_cuda_pipeline_device_name (pl));
+    printf ("cuda time: device memory in and out: median %.3f ms, min %.3f "
+        "ms (%.2f G path-cell updates/s); host memory in and out: median "
+        "%.3f ms, min %.3f ms (CUDA events), median %.3f ms (wall clock); "
+        "%d runs after %d warm-up runs; %s path volumes, %.0f MB\n",
+        t.device_median, t.device_min, updates / t.device_median * 1e-6,
+        t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup,
+        t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
+    sd_cuda_pipeline_free (pl);
+  }
 
   if (gt) {
     SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);

@@ -1,0 +1,82 @@
+/* Census signatures of the prefiltered images.  The matching cost itself
+ * (Hamming distance, or the absolute difference) is computed inside the
+ * aggregation kernels where it is used (sd-cuda-sgm.cu): storing a cost
+ * volume would move a byte per pixel and disparity for every path. */
+#include "sd-cuda-internal.h"
+
+#define SD_CEN_BX 32
+#define SD_CEN_BY 8
+#define SD_CEN_RX 4
+#define SD_CEN_RY 3
+
+/* Bits in raster order of the window, centre skipped, 1 where the
+ * neighbour is darker: the reference's order (common/cpu/cost.c). */
+template < int WINDOW > __global__ void
+sd_census_kernel (const uint8_t * img, uint64_t * signature, int width,
+    int height)
+{
+  __shared__ uint8_t tile[SD_CEN_BY + 2 * SD_CEN_RY][SD_CEN_BX +
+      2 * SD_CEN_RX];
+  const size_t plane = (size_t) width * height;
+  img += blockIdx.z * plane;
+  signature += blockIdx.z * plane;
+  const int x0 = blockIdx.x * SD_CEN_BX, y0 = blockIdx.y * SD_CEN_BY;
+  const int tw = SD_CEN_BX + 2 * SD_CEN_RX, th = SD_CEN_BY + 2 * SD_CEN_RY;
+  const int tid = threadIdx.y * SD_CEN_BX + threadIdx.x;
+  for (int i = tid; i < tw * th; i += SD_CEN_BX * SD_CEN_BY) {
+    const int ty = i / tw, tx = i % tw;
+    const int sy = min (max (y0 + ty - SD_CEN_RY, 0), height - 1);
+    const int sx = min (max (x0 + tx - SD_CEN_RX, 0), width - 1);
+    tile[ty][tx] = img[(size_t) sy * width + sx];
+  }
+  __syncthreads ();
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const int cx = threadIdx.x + SD_CEN_RX, cy = threadIdx.y + SD_CEN_RY;
+  const int rx = WINDOW == SD_CENSUS_5X5 ? 2 : 4;
+  const int ry = WINDOW == SD_CENSUS_5X5 ? 2 : 3;
+  const uint8_t centre = tile[cy][cx];
+  uint64_t bits = 0;
+#pragma unroll
+  for (int dy = -ry; dy <= ry; dy++) {
+#pragma unroll
+    for (int dx = -rx; dx <= rx; dx++) {
+      if (WINDOW == SD_CENSUS_CS9X7) {
+        if (dy > 0 || (dy == 0 && dx >= 0))
+          continue;
+        bits = bits << 1 | (uint64_t) (tile[cy + dy][cx + dx] <
+            tile[cy - dy][cx - dx]);
+      } else {
+        if (dx == 0 && dy == 0)
+          continue;
+        bits = bits << 1 | (uint64_t) (tile[cy + dy][cx + dx] < centre);
+      }
+    }
+  }
+  signature[(size_t) y * width + x] = bits;
+}
+
+cudaError_t
+sd_cuda_census (const uint8_t * img, uint64_t * signature, int width,
+    int height, SdCensusWindow window, cudaStream_t stream)
+{
+  dim3 block (SD_CEN_BX, SD_CEN_BY);
+  dim3 grid (sd_cuda_div_up (width, SD_CEN_BX),
+      sd_cuda_div_up (height, SD_CEN_BY), 2);
+  switch (window) {
+    case SD_CENSUS_5X5:
+      sd_census_kernel < SD_CENSUS_5X5 > <<< grid, block, 0, stream >>>
+          (img, signature, width, height);
+      break;
+    case SD_CENSUS_CS9X7:
+      sd_census_kernel < SD_CENSUS_CS9X7 > <<< grid, block, 0, stream >>>
+          (img, signature, width, height);
+      break;
+    default:
+      sd_census_kernel < SD_CENSUS_9X7 > <<< grid, block, 0, stream >>>
+          (img, signature, width, height);
+      break;
+  }
+  return cudaGetLastError ();
+}

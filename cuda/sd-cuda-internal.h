@@ -1,0 +1,83 @@
+/* What the CUDA stages share: launcher declarations, the sentinels of the
+ * disparity maps, and the packed 16-bit helpers of the aggregation.
+ *
+ * Every launcher takes the engine's stream and returns the launch error, so
+ * the backend can turn it into a sentence.  Nothing here keeps state between
+ * calls: two engines in one process never see each other. */
+#ifndef SD_CUDA_INTERNAL_H
+#define SD_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "sd-engine.h"
+
+/* the reference's constants and sd_cost_max(): one definition for both
+ * backends */
+extern "C" {
+#include "cpu/sd-cpu.h"
+}
+
+/* Launch geometry and limits read from the device once per engine. */
+typedef struct
+{
+  int sm_count;
+  int max_smem_optin;           /* bytes a block may ask for */
+  int cc_major;
+} SdCudaDeviceInfo;
+
+/* sd-cuda-luma.cu: any accepted pixel format (not FLOAT) of a pitched
+ * device plane into packed GRAY8. */
+cudaError_t sd_cuda_luma (const void *src, size_t src_pitch,
+    SdPixelFormat format, uint8_t * dst, int width, int height,
+    cudaStream_t stream);
+
+/* sd-cuda-prefilter.cu: params->prefilter on both images at once; src and
+ * dst hold two packed planes (left, then right) of width * height bytes;
+ * tmp is the same size (median then rank). */
+cudaError_t sd_cuda_prefilter (const SdParams * params, const uint8_t * src,
+    uint8_t * dst, uint8_t * tmp, int width, int height,
+    cudaStream_t stream);
+
+/* sd-cuda-cost.cu: census signatures of both images (two packed planes in,
+ * two signature planes out). */
+cudaError_t sd_cuda_census (const uint8_t * img, uint64_t * signature,
+    int width, int height, SdCensusWindow window, cudaStream_t stream);
+
+/* sd-cuda-sgm.cu: aggregation over params->paths directions, fused with
+ * winner-takes-all, uniqueness, subpixel and the right-image disparity.
+ * volume: scratch of sd_cuda_sgm_volume_bytes() bytes. */
+typedef struct
+{
+  const uint64_t *census_left, *census_right;   /* census costs */
+  const uint8_t *image_left, *image_right;      /* AD cost (prefiltered) */
+  const uint8_t *guide;         /* left luma, for the adaptive P2 */
+  void *volume;
+  int16_t *disp;                /* left disparity, 16 * d or invalid */
+  int16_t *right_disp;          /* integer right disparity (lr-check only) */
+  int width, height;
+} SdCudaSgmBuffers;
+
+/* Whether the per-path costs fit in 8 bits for these parameters (then each
+ * path keeps its own 8-bit volume; otherwise paths add into one 16-bit
+ * volume). */
+int sd_cuda_sgm_uses_8bit (const SdParams * params);
+size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
+    int height);
+cudaError_t sd_cuda_sgm (const SdParams * params,
+    const SdCudaSgmBuffers * b, const SdCudaDeviceInfo * info,
+    cudaStream_t stream);
+
+/* sd-cuda-refine.cu: left-right check and median into tmp (when either is
+ * on), then hole filling and the output contract into out (pitched). */
+cudaError_t sd_cuda_refine (const SdParams * params, const int16_t * disp,
+    const int16_t * right_disp, int16_t * tmp, uint16_t * out,
+    size_t out_pitch, int width, int height, cudaStream_t stream);
+
+static inline int
+sd_cuda_div_up (int a, int b)
+{
+  return (a + b - 1) / b;
+}
+
+#endif

@@ -1,0 +1,160 @@
+/* After winner-takes-all: the left-right check, the 3x3 median of valid
+ * values, hole filling, and the output contract (16 * d, 0 = invalid). */
+#include "sd-cuda-internal.h"
+
+#define SD_INF16 0x7fff
+
+/* The left disparity at (x, y) after the left-right check. */
+__device__ __forceinline__ int
+sd_checked (const int16_t * disp, const int16_t * right_disp, int lr,
+    size_t row, int x)
+{
+  const int v = disp[row + x];
+  if (v == SD_DISP_INVALID || lr < 0)
+    return v;
+  const int d = (v + SD_SUBPIXEL_SCALE / 2) / SD_SUBPIXEL_SCALE;
+  const int xr = x - d;
+  if (xr < 0)
+    return SD_DISP_INVALID;
+  const int r = right_disp[row + xr];
+  if (r == SD_DISP_INVALID || abs (r - d) > lr)
+    return SD_DISP_INVALID;
+  return v;
+}
+
+/* Left-right check and (optionally) the median: the lower median of the
+ * valid values of the 3x3 window, as common/cpu/refine.c sorts them. */
+__global__ void
+sd_check_median_kernel (const int16_t * disp, const int16_t * right_disp,
+    int lr, int median, int16_t * dst, int width, int height)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  const size_t row = (size_t) y * width;
+  const int c = sd_checked (disp, right_disp, lr, row, x);
+  if (!median || c == SD_DISP_INVALID) {
+    dst[row + x] = (int16_t) c;
+    return;
+  }
+  int v[9];
+  int n = 0;
+#pragma unroll
+  for (int dy = -1; dy <= 1; dy++) {
+#pragma unroll
+    for (int dx = -1; dx <= 1; dx++) {
+      const int xx = x + dx, yy = y + dy;
+      int val = SD_INF16;
+      if (xx >= 0 && xx < width && yy >= 0 && yy < height) {
+        const int t = dx == 0 && dy == 0 ? c :
+            sd_checked (disp, right_disp, lr, (size_t) yy * width, xx);
+        if (t != SD_DISP_INVALID) {
+          val = t;
+          n++;
+        }
+      }
+      v[(dy + 1) * 3 + dx + 1] = val;
+    }
+  }
+  /* invalid entries sort last as +inf; the answer is element (n - 1) / 2 */
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+#pragma unroll
+    for (int j = 8; j > i; j--) {
+      const int a = v[j - 1], b = v[j];
+      v[j - 1] = min (a, b);
+      v[j] = max (a, b);
+    }
+  }
+  int out = v[0];
+#pragma unroll
+  for (int i = 1; i < 5; i++)
+    if (i == (n - 1) / 2)
+      out = v[i];
+  dst[row + x] = (int16_t) out;
+}
+
+/* One warp per row.  Hole filling needs, for every invalid pixel, the
+ * nearest valid values on both sides: a left-to-right pass leaves the one
+ * before in the output row, a right-to-left pass combines it with the one
+ * after (ballots find the nearest valid lane in each 32-pixel chunk). */
+__global__ void
+sd_output_kernel (const int16_t * disp, int fill, uint16_t * out,
+    size_t out_pitch, int width, int height)
+{
+  const int lane = threadIdx.x & 31;
+  const int y = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
+  if (y >= height)
+    return;
+  const int16_t *src = disp + (size_t) y * width;
+  uint16_t *dst = (uint16_t *) ((uint8_t *) out + (size_t) y * out_pitch);
+  if (!fill) {
+    for (int x = lane; x < width; x += 32) {
+      const int v = src[x];
+      dst[x] = v == SD_DISP_INVALID ? 0 : (uint16_t) v;
+    }
+    return;
+  }
+  /* before: the last valid value at or left of x (carried across chunks) */
+  int carry = SD_DISP_INVALID;
+  for (int x0 = 0; x0 < width; x0 += 32) {
+    const int x = x0 + lane;
+    const int v = x < width ? src[x] : SD_DISP_INVALID;
+    const unsigned valid = __ballot_sync (0xffffffffu, v != SD_DISP_INVALID);
+    const unsigned upto = valid & (0xffffffffu >> (31 - lane));
+    const int src_lane = upto ? 31 - __clz (upto) : 0;
+    const int from = __shfl_sync (0xffffffffu, v, src_lane);
+    const int before = upto ? from : carry;
+    if (valid)
+      carry = __shfl_sync (0xffffffffu, v, 31 - __clz (valid));
+    if (x < width)
+      dst[x] = (uint16_t) (int16_t) before;
+  }
+  __syncwarp ();
+  carry = SD_DISP_INVALID;
+  const int last0 = (width - 1) & ~31;
+  for (int x0 = last0; x0 >= 0; x0 -= 32) {
+    const int x = x0 + lane;
+    const int v = x < width ? src[x] : SD_DISP_INVALID;
+    const unsigned valid = __ballot_sync (0xffffffffu, v != SD_DISP_INVALID);
+    const unsigned from_here = valid & (0xffffffffu << lane);
+    const int src_lane = from_here ? __ffs (from_here) - 1 : 0;
+    const int from = __shfl_sync (0xffffffffu, v, src_lane);
+    const int after = from_here ? from : carry;
+    if (valid)
+      carry = __shfl_sync (0xffffffffu, v, __ffs (valid) - 1);
+    if (x < width) {
+      int r;
+      if (v != SD_DISP_INVALID) {
+        r = v;
+      } else {
+        const int before = (int16_t) dst[x];
+        r = before;
+        if (r == SD_DISP_INVALID || (after != SD_DISP_INVALID
+                && after < r))
+          r = after;
+      }
+      dst[x] = r == SD_DISP_INVALID ? 0 : (uint16_t) r;
+    }
+  }
+}
+
+cudaError_t
+sd_cuda_refine (const SdParams * p, const int16_t * disp,
+    const int16_t * right_disp, int16_t * tmp, uint16_t * out,
+    size_t out_pitch, int width, int height, cudaStream_t stream)
+{
+  const int lr = p->lr_check;
+  const int16_t *src = disp;
+  if (lr != SD_LR_CHECK_OFF || p->median) {
+    dim3 block (32, 8);
+    dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
+    sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_disp,
+        lr, p->median, tmp, width, height);
+    src = tmp;
+  }
+  sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,
+      p->fill_holes, out, out_pitch, width, height);
+  return cudaGetLastError ();
+}

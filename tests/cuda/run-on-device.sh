@@ -1,0 +1,96 @@
+#!/bin/bash
+# Everything the CUDA backend needs a GPU for, in one call of the GPU
+# machine: the CPU-agreement test (in parallel parts), compute-sanitizer
+# memcheck and racecheck on small inputs, and the benchmarks of issue 4.
+# Logs go to $OUT/logs.tar.gz; a short table is printed last.
+#
+# usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
+#   BIN_DIR  holds test-cuda-agreement and sd-bench (default .gpu)
+#   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
+#   STEPS    any of "test sanitize bench" (default all three)
+# Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
+#   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
+#   build-cuda/tests/sd-bench .gpu/ && cp -r ../shared/data/stereo .gpu/
+set -u
+BIN=${1:-.gpu}
+DATA=${2:-$BIN/stereo}
+STEPS=${3:-test sanitize bench}
+OUT=${OUT:-/tmp/sd-out}
+LOGS=$(mktemp -d)
+SAN=/usr/local/cuda/bin/compute-sanitizer
+PARTS=12
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+  --format=csv > "$LOGS/gpu.txt" 2>&1
+cat "$LOGS/gpu.txt"
+date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
+
+pids=()
+if [[ " $STEPS " == *" test "* ]]; then
+  for i in $(seq 0 $((PARTS - 1))); do
+    "$BIN/test-cuda-agreement" "$DATA" --part "$i/$PARTS" \
+      > "$LOGS/agree-$i.log" 2>&1 &
+    pids+=($!)
+  done
+fi
+san_pids=()
+if [[ " $STEPS " == *" sanitize "* ]]; then
+  timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck.log" 2>&1 &
+  san_pids+=($!)
+  timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck.log" 2>&1 &
+  san_pids+=($!)
+fi
+
+if [ ${#pids[@]} -gt 0 ]; then
+  fails=0
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"
+    rc=$?
+    [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
+  done
+  ok=$(cat "$LOGS"/agree-*.log | grep -c '^ok ')
+  bad=$(cat "$LOGS"/agree-*.log | grep -c 'check failed')
+  summary+=("agreement (CPU vs CUDA, bit-exact)|$ok comparisons ok, $bad failed, $fails parts failed")
+  cat "$LOGS"/agree-*.log | grep 'check failed' | head -20
+fi
+if [ ${#san_pids[@]} -gt 0 ]; then
+  wait "${san_pids[0]}"
+  m=$?
+  wait "${san_pids[1]}"
+  r=$?
+  summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
+  summary+=("racecheck (quick part 1/2)|exit $r; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck.log" | tail -1)")
+  tail -5 "$LOGS/memcheck.log" "$LOGS/racecheck.log"
+fi
+
+if [[ " $STEPS " == *" bench "* ]]; then
+  # the libSGM comparison: 8 paths, census 9x7, subpixel
+  for cfg in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
+      3840x2160:256 1920x1080:128:4 1920x1080:128:8:300; do
+    IFS=: read -r size d paths p2 <<< "$cfg"
+    paths=${paths:-8}
+    p2=${p2:-100}
+    log="$LOGS/bench-$size-$d-$paths-$p2.log"
+    "$BIN/sd-bench" --synthetic "$size" --backend cuda --num-disparities "$d" \
+      --paths "$paths" --census-window 9x7 --subpixel true --p2 "$p2" \
+      --repeat 50 --warmup 10 > "$log" 2>&1
+    line=$(grep '^cuda time' "$log")
+    dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+    rate=$(sed -n 's/.*(\([0-9.]*\) G path-cell.*/\1/p' <<< "$line")
+    e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+    wall=$(sed -n 's/.*median \([0-9.]*\) ms (wall clock).*/\1/p' <<< "$line")
+    summary+=("bench $size D=$d paths=$paths p2=$p2|device $dev ms ($rate G/s), host e2e $e2e ms (events), $wall ms (wall)")
+    grep -E '^cuda:|^accuracy' "$log" | head -2
+  done
+fi
+
+mkdir -p "$OUT"
+tar -czf "$OUT/logs.tar.gz" -C "$LOGS" .
+echo
+echo "==== summary ===="
+for s in "${summary[@]}"; do
+  printf '%-42s %s\n' "${s%%|*}" "${s#*|}"
+done

@@ -1,0 +1,523 @@
+/* The CUDA backend against the CPU reference, bit for bit: every pixel of
+ * the output, for the parameter combinations, sizes and disparity ranges of
+ * issue 4, on random textures, synthetic scenes and the Middlebury sets.
+ *
+ * usage: test-cuda-agreement [DATA_DIR] [--quick] [--part I/N]
+ *   --quick   small inputs only (for compute-sanitizer)
+ *   --part    runs every N-th case starting at I (parallel runs)
+ * Without a CUDA device it checks that the CUDA backend refuses with a
+ * sentence and that auto picks the CPU, then exits 77 (skipped). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sd-cuda.h"
+#include "sd-engine.h"
+#include "sd-eval.h"
+#include "sd-synth.h"
+#include "sd-test.h"
+
+static int part_index = 0, part_count = 1, case_counter = 0, cases_run = 0;
+static bool quick = false;
+
+static bool
+my_case (void)
+{
+  return case_counter++ % part_count == part_index;
+}
+
+typedef struct
+{
+  int width, height;
+  SdPlane left, right;
+  uint8_t *l, *r;
+} Pair;
+
+static uint32_t rng_state = 12345;
+static uint32_t
+rnd (void)
+{
+  uint32_t x = rng_state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return rng_state = x;
+}
+
+/* A textured pair: the right image is the left shifted by shift pixels
+ * (so the costs have a clear minimum), with a little noise, or an
+ * independent texture when shift < 0. */
+static void
+pair_noise (Pair * p, int w, int h, int shift, uint32_t seed)
+{
+  p->width = w;
+  p->height = h;
+  p->l = malloc ((size_t) w * h);
+  p->r = malloc ((size_t) w * h);
+  sd_synth_noise (p->l, (size_t) w * h, seed);
+  if (shift < 0) {
+    sd_synth_noise (p->r, (size_t) w * h, seed * 7 + 1);
+  } else {
+    uint8_t *noise = malloc ((size_t) w * h);
+    sd_synth_noise (noise, (size_t) w * h, seed * 3 + 2);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const int xs = x + shift < w ? x + shift : w - 1;
+        int v = p->l[(size_t) y * w + xs] + (noise[(size_t) y * w + x] & 7) -
+            3;
+        p->r[(size_t) y * w + x] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+      }
+    free (noise);
+  }
+  p->left = (SdPlane) {
+  p->l, w, h, (size_t) w, SD_PIXEL_GRAY8};
+  p->right = (SdPlane) {
+  p->r, w, h, (size_t) w, SD_PIXEL_GRAY8};
+}
+
+static bool
+pair_synth (Pair * p, int w, int h, int num_disparities, int dmin,
+    uint32_t seed)
+{
+  const double lo = dmin + 1, hi = dmin + num_disparities * 0.8;
+  const SdSynthLayer layers[] = {
+    {0, 0, 0, 0, lo, (hi - lo) * 0.3 / (w > 1 ? w : 1), 0},
+    {w / 5, h / 6, w / 2, h * 2 / 3 + 1, (lo + hi) / 2, 0, 0},
+    {w / 2, h / 3, w * 9 / 10, h, hi, 0, 0},
+  };
+  SdSynthPair sp;
+  if (!sd_synth_render (&sp, w, h, layers, 3, seed))
+    return false;
+  p->width = w;
+  p->height = h;
+  p->l = malloc ((size_t) w * h);
+  p->r = malloc ((size_t) w * h);
+  memcpy (p->l, sp.left, (size_t) w * h);
+  memcpy (p->r, sp.right, (size_t) w * h);
+  sd_synth_free (&sp);
+  p->left = (SdPlane) {
+  p->l, w, h, (size_t) w, SD_PIXEL_GRAY8};
+  p->right = (SdPlane) {
+  p->r, w, h, (size_t) w, SD_PIXEL_GRAY8};
+  return true;
+}
+
+static void
+pair_free (Pair * p)
+{
+  free (p->l);
+  free (p->r);
+}
+
+static void
+describe (const SdParams * p, char *buf, size_t size)
+{
+  snprintf (buf, size, "D=%d dmin=%d pre=%s rank=%d cost=%s census=%s "
+      "paths=%d p1=%d p2=%d adaptive=%d uniq=%d subpix=%d lr=%d median=%d "
+      "fill=%d", p->num_disparities, p->min_disparity,
+      sd_enum_to_nick (sd_prefilter_entries, p->prefilter), p->rank_window,
+      sd_enum_to_nick (sd_cost_entries, p->cost),
+      sd_enum_to_nick (sd_census_window_entries, p->census_window),
+      p->paths, p->p1, p->p2, p->p2_adaptive, p->uniqueness, p->subpixel,
+      p->lr_check, p->median, p->fill_holes);
+}
+
+/* Runs both backends on one pair; returns true when every pixel agrees. */
+static bool
+compare_on (const char *what, const SdPlane * left, const SdPlane * right,
+    const SdParams * p, SdEngine * cpu, SdEngine * gpu)
+{
+  const int w = left->width, h = left->height;
+  char desc[512];
+  describe (p, desc, sizeof (desc));
+  cases_run++;
+  uint16_t *a = malloc (sizeof (uint16_t) * w * h);
+  uint16_t *b = malloc (sizeof (uint16_t) * w * h);
+  /* poison: every output pixel must be written */
+  memset (a, 0xa5, sizeof (uint16_t) * w * h);
+  memset (b, 0x5a, sizeof (uint16_t) * w * h);
+  SdPlane oa = { a, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  SdPlane ob = { b, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  SdError err;
+  bool ok = true;
+  if (sd_engine_set_params (cpu, p, &err) != SD_OK
+      || sd_engine_set_params (gpu, p, &err) != SD_OK) {
+    SD_CHECK (0, "%s %dx%d %s: %s", what, w, h, desc, err.message);
+    ok = false;
+  } else if (sd_engine_process (cpu, left, right, &oa, &err) != SD_OK) {
+    SD_CHECK (0, "%s: cpu: %s", what, err.message);
+    ok = false;
+  } else if (sd_engine_process (gpu, left, right, &ob, &err) != SD_OK) {
+    SD_CHECK (0, "%s %dx%d %s: cuda: %s", what, w, h, desc, err.message);
+    ok = false;
+  } else {
+    long bad = 0, valid = 0;
+    int fx = -1, fy = -1;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const size_t i = (size_t) y * w + x;
+        valid += a[i] != 0;
+        if (a[i] != b[i]) {
+          if (!bad) {
+            fx = x;
+            fy = y;
+          }
+          bad++;
+        }
+      }
+    if (bad) {
+      const size_t i = (size_t) fy * w + fx;
+      SD_CHECK (0, "%s %dx%d %s: %ld of %d pixels differ; first at "
+          "(%d, %d): cpu %u cuda %u", what, w, h, desc, bad, w * h, fx, fy,
+          a[i], b[i]);
+      ok = false;
+    } else {
+      printf ("ok   %s %dx%d %s (%.1f %% valid)\n", what, w, h, desc,
+          100.0 * valid / ((double) w * h));
+    }
+  }
+  free (a);
+  free (b);
+  return ok;
+}
+
+static void
+compare_pair (const char *what, const Pair * pair, const SdParams * p,
+    SdEngine * cpu, SdEngine * gpu)
+{
+  compare_on (what, &pair->left, &pair->right, p, cpu, gpu);
+}
+
+/* One parameter changed at a time from the defaults, on one input. */
+static void
+sweep_params (const char *what, const Pair * pair, int D, int dmin,
+    SdEngine * cpu, SdEngine * gpu)
+{
+  SdParams base;
+  sd_params_init (&base);
+  base.num_disparities = D;
+  base.min_disparity = dmin;
+  SdParams p;
+#define VARY(stmt) do { if (my_case ()) { p = base; stmt; \
+        compare_pair (what, pair, &p, cpu, gpu); } } while (0)
+  VARY ((void) 0);
+  VARY (p.prefilter = SD_PREFILTER_MEDIAN3);
+  VARY (p.prefilter = SD_PREFILTER_MEDIAN5);
+  VARY (p.prefilter = SD_PREFILTER_RANK);
+  VARY ((p.prefilter = SD_PREFILTER_RANK, p.rank_window = 5));
+  VARY ((p.prefilter = SD_PREFILTER_RANK, p.rank_window = 15));
+  VARY (p.prefilter = SD_PREFILTER_MEDIAN_RANK);
+  VARY (p.census_window = SD_CENSUS_5X5);
+  VARY (p.census_window = SD_CENSUS_CS9X7);
+  VARY (p.cost = SD_COST_AD);
+  VARY ((p.cost = SD_COST_AD, p.prefilter = SD_PREFILTER_RANK));
+  VARY (p.paths = 4);
+  VARY ((p.paths = 4, p.cost = SD_COST_AD));
+  VARY (p.p2_adaptive = true);
+  VARY ((p.p2_adaptive = true, p.p2 = 190, p.p1 = 10));
+  VARY ((p.p2 = 300, p.p1 = 20));     /* 16-bit path volumes */
+  VARY ((p.p2 = 4095, p.p1 = 4095, p.p2_adaptive = true));
+  VARY ((p.p2 = 4095, p.p1 = 0));
+  VARY ((p.p1 = 0, p.p2 = 1));
+  VARY (p.uniqueness = 0);
+  VARY (p.uniqueness = 50);
+  VARY (p.uniqueness = 99);
+  VARY (p.subpixel = false);
+  VARY (p.lr_check = SD_LR_CHECK_OFF);
+  VARY (p.lr_check = 0);
+  VARY (p.lr_check = 3);
+  VARY (p.lr_check = 255);
+  VARY (p.median = false);
+  VARY (p.fill_holes = true);
+  VARY ((p.fill_holes = true, p.median = false, p.lr_check = 0));
+  VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
+          p.subpixel = false));
+#undef VARY
+}
+
+/* Parameters drawn at random, on random small sizes. */
+static void
+fuzz (int n, SdEngine * cpu, SdEngine * gpu)
+{
+  static const int ds[] = { 1, 2, 16, 31, 33, 48, 64, 65, 100, 128, 129,
+    192, 256
+  };
+  for (int i = 0; i < n; i++) {
+    const uint32_t seed = rnd ();
+    if (!my_case ())
+      continue;
+    uint32_t saved = rng_state;
+    rng_state = seed | 1;
+    SdParams p;
+    sd_params_init (&p);
+    p.num_disparities = ds[rnd () % (sizeof (ds) / sizeof (ds[0]))];
+    p.min_disparity = rnd () % 4 == 0 ? (int) (rnd () % 40) : 0;
+    p.prefilter = (SdPrefilter) (rnd () % 5);
+    p.rank_window = 5 + 2 * (rnd () % 6);
+    p.cost = rnd () % 4 == 0 ? SD_COST_AD : SD_COST_CENSUS;
+    p.census_window = (SdCensusWindow) (rnd () % 3);
+    p.paths = rnd () % 2 ? 8 : 4;
+    p.p2 = 1 + rnd () % (rnd () % 2 ? 250 : 4095);
+    p.p1 = rnd () % (p.p2 + 1);
+    p.p2_adaptive = rnd () % 2;
+    p.uniqueness = rnd () % 3 == 0 ? 0 : (int) (rnd () % 100);
+    p.subpixel = rnd () % 4 != 0;
+    p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : (int) (rnd () % 5);
+    p.median = rnd () % 2;
+    p.fill_holes = rnd () % 3 == 0;
+    const int w = 1 + rnd () % (quick ? 80 : 300);
+    const int h = 1 + rnd () % (quick ? 20 : 60);
+    Pair pair;
+    if (rnd () % 2)
+      pair_noise (&pair, w, h, (int) (rnd () % 40) - 5, seed);
+    else if (!pair_synth (&pair, w, h, p.num_disparities, p.min_disparity,
+            seed))
+      pair_noise (&pair, w, h, 7, seed);
+    compare_pair ("fuzz", &pair, &p, cpu, gpu);
+    pair_free (&pair);
+    rng_state = saved;
+  }
+}
+
+/* Input formats other than GRAY8, with padded strides. */
+static void
+formats (SdEngine * cpu, SdEngine * gpu)
+{
+  static const SdPixelFormat fmts[] = { SD_PIXEL_GRAY16, SD_PIXEL_RGB,
+    SD_PIXEL_BGR, SD_PIXEL_RGBX, SD_PIXEL_BGRX, SD_PIXEL_XRGB, SD_PIXEL_XBGR,
+    SD_PIXEL_GRAY8
+  };
+  const int w = 75, h = 33;
+  for (size_t f = 0; f < sizeof (fmts) / sizeof (fmts[0]); f++) {
+    if (!my_case ())
+      continue;
+    const int bpp = sd_pixel_layout (fmts[f])->bytes_per_pixel;
+    const size_t stride = (size_t) w * bpp + 13;
+    uint8_t *l = malloc (stride * h), *r = malloc (stride * h);
+    sd_synth_noise (l, stride * h, 11 + f);
+    for (int y = 0; y < h; y++)
+      for (size_t x = 0; x < stride; x++) {
+        const size_t xs = x + 5 * bpp < stride ? x + 5 * bpp : x;
+        r[y * stride + x] = l[y * stride + xs];
+      }
+    SdPlane pl = { l, w, h, stride, fmts[f] };
+    SdPlane pr = { r, w, h, stride, fmts[f] };
+    SdParams p;
+    sd_params_init (&p);
+    p.num_disparities = 32;
+    char what[64];
+    snprintf (what, sizeof (what), "format %d", (int) fmts[f]);
+    compare_on (what, &pl, &pr, &p, cpu, gpu);
+    free (l);
+    free (r);
+  }
+}
+
+/* Two engines of different sizes, used in turn. */
+static void
+interleaved (SdEngine * cpu)
+{
+  if (!my_case ())
+    return;
+  SdParams pa, pb;
+  sd_params_init (&pa);
+  sd_params_init (&pb);
+  pa.num_disparities = 64;
+  pb.num_disparities = 128;
+  pb.paths = 4;
+  pb.fill_holes = true;
+  SdError err;
+  SdEngine *a = sd_engine_new ("cuda", 0, &pa, &err);
+  SdEngine *b = sd_engine_new ("cuda", 0, &pb, &err);
+  SD_CHECK (a && b, "%s", err.message);
+  if (!a || !b)
+    return;
+  Pair x, y;
+  pair_noise (&x, 97, 61, 9, 5);
+  if (!pair_synth (&y, 160, 90, 128, 0, 6))
+    pair_noise (&y, 160, 90, 20, 6);
+  for (int i = 0; i < 3; i++) {
+    compare_pair ("interleaved A", &x, &pa, cpu, a);
+    compare_pair ("interleaved B", &y, &pb, cpu, b);
+  }
+  sd_engine_free (a);
+  sd_engine_free (b);
+  pair_free (&x);
+  pair_free (&y);
+}
+
+/* The device-memory entry point gives what the engine gives. */
+static void
+device_entry (SdEngine * cpu)
+{
+  if (!my_case ())
+    return;
+  SdError err;
+  SdCudaPipeline *pl = sd_cuda_pipeline_new (0, &err);
+  SD_CHECK (pl != NULL, "%s", err.message);
+  if (!pl)
+    return;
+  Pair x;
+  pair_noise (&x, 131, 47, 12, 77);
+  SdParams p;
+  sd_params_init (&p);
+  p.num_disparities = 48;
+  SdCudaTimings t;
+  SD_CHECK (sd_cuda_pipeline_time (pl, &p, &x.left, &x.right, 1, 3, &t,
+          &err) == SD_OK, "%s", err.message);
+  SD_CHECK (t.device_median > 0 && t.e2e_median > 0, "timings %f %f",
+      t.device_median, t.e2e_median);
+  /* after timing, the same pipeline still agrees */
+  SdParams q = p;
+  q.num_disparities = 64;
+  SdEngine *gpu = sd_engine_new ("cuda", 0, &q, &err);
+  if (gpu) {
+    compare_pair ("after timing", &x, &q, cpu, gpu);
+    sd_engine_free (gpu);
+  }
+  sd_cuda_pipeline_free (pl);
+  pair_free (&x);
+}
+
+static void
+middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu)
+{
+  static const char *sets[] = { "mb2001_barn1", "mb2001_barn2",
+    "mb2001_bull", "mb2001_map", "mb2001_poster", "mb2001_sawtooth",
+    "mb2001_tsukuba", "mb2001_venus", "mb2003_cones_half",
+    "mb2003_cones_quarter", "mb2003_teddy_half", "mb2003_teddy_quarter"
+  };
+  int found = 0;
+  for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
+    char dir[1024], msg[256];
+    snprintf (dir, sizeof (dir), "%s/%s", data_dir, sets[i]);
+    for (int variant = 0; variant < 3; variant++) {
+      if (!my_case ())
+        continue;
+      SdStereoSet set;
+      memset (&set, 0, sizeof (set));
+      if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+        printf ("skip %s: %s\n", sets[i], msg);
+        continue;
+      }
+      found++;
+      SdParams p;
+      sd_params_init (&p);
+      p.num_disparities = set.suggested_disparities;
+      if (variant == 1) {
+        p.paths = 4;
+        p.prefilter = SD_PREFILTER_MEDIAN_RANK;
+        p.p2_adaptive = true;
+        p.fill_holes = true;
+      } else if (variant == 2) {
+        p.cost = SD_COST_AD;
+        p.num_disparities = set.suggested_disparities + 17;
+        p.min_disparity = 2;
+        p.lr_check = 2;
+      }
+      compare_on (set.name, &set.left->plane, &set.right->plane, &p, cpu,
+          gpu);
+      sd_stereo_set_free (&set);
+    }
+  }
+  if (!found)
+    printf ("note: no Middlebury set found under %s\n", data_dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *data_dir = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--quick"))
+      quick = true;
+    else if (!strcmp (argv[i], "--part") && i + 1 < argc) {
+      if (sscanf (argv[++i], "%d/%d", &part_index, &part_count) != 2
+          || part_count < 1 || part_index < 0 || part_index >= part_count) {
+        fprintf (stderr, "--part wants I/N\n");
+        return 2;
+      }
+    } else
+      data_dir = argv[i];
+  }
+
+  SdParams p;
+  sd_params_init (&p);
+  SdError err;
+  /* SD_TEST_SELF=1 runs the CPU against itself: a check of this test's own
+   * cases on a machine without a GPU */
+  const char *self = getenv ("SD_TEST_SELF");
+  const char *under_test = self && *self == '1' ? "cpu" : "cuda";
+  SdEngine *gpu = sd_engine_new (under_test, 0, &p, &err);
+  if (!gpu) {
+    /* no device here: the refusal must say why, auto must pick the CPU */
+    SD_CHECK (err.status == SD_ERROR_NO_DEVICE, "status %d", err.status);
+    SD_CHECK (strstr (err.message, "CUDA") != NULL, "message: %s",
+        err.message);
+    SdEngine *any = sd_engine_new ("auto", 0, &p, &err);
+    SD_CHECK (any && !strcmp (sd_engine_backend_name (any), "cpu"),
+        "auto did not pick the CPU");
+    sd_engine_free (any);
+    printf ("no CUDA device (%s): skipped\n", err.message);
+    return sd_test_failures ? 1 : SD_TEST_SKIP;
+  }
+  SdEngine *cpu = sd_engine_new ("cpu", 0, &p, &err);
+
+  /* every disparity count of the issue, on odd, narrow and flat sizes */
+  static const int ds[] = { 1, 16, 48, 64, 100, 128, 192, 256 };
+  static const int sizes[][2] = { {97, 61}, {40, 23}, {128, 1}, {1, 9},
+  {301, 17}
+  };
+  for (size_t d = 0; d < sizeof (ds) / sizeof (ds[0]); d++) {
+    for (size_t s = 0; s < sizeof (sizes) / sizeof (sizes[0]); s++) {
+      for (int dmin = 0; dmin <= 5; dmin += 5) {
+        if (!my_case ())
+          continue;
+        SdParams q;
+        sd_params_init (&q);
+        q.num_disparities = ds[d];
+        q.min_disparity = dmin;
+        Pair pair;
+        const int w = sizes[s][0], h = sizes[s][1];
+        if (s % 2 == 0)
+          pair_noise (&pair, w, h, ds[d] / 3 + dmin, 100 + s);
+        else if (!pair_synth (&pair, w, h, ds[d], dmin, 100 + s))
+          pair_noise (&pair, w, h, 3, 100 + s);
+        compare_pair ("sizes", &pair, &q, cpu, gpu);
+        q.paths = 4;
+        q.p2 = 1000;
+        compare_pair ("sizes 4 paths 16-bit", &pair, &q, cpu, gpu);
+        pair_free (&pair);
+      }
+    }
+  }
+
+  /* every parameter, one at a time, on textures and scenes */
+  {
+    Pair a, b, c;
+    pair_noise (&a, quick ? 41 : 97, quick ? 13 : 61, 11, 1);
+    sweep_params ("noise D64", &a, 64, 0, cpu, gpu);
+    if (!pair_synth (&b, quick ? 45 : 150, quick ? 12 : 70, 100, 3, 2))
+      pair_noise (&b, 150, 70, 30, 2);
+    sweep_params ("scene D100 dmin3", &b, 100, 3, cpu, gpu);
+    pair_noise (&c, quick ? 50 : 210, quick ? 9 : 33, -1, 3);
+    sweep_params ("random D256", &c, 256, 0, cpu, gpu);
+    sweep_params ("random D16 dmin40", &c, 16, 40, cpu, gpu);
+    pair_free (&a);
+    pair_free (&b);
+    pair_free (&c);
+  }
+  fuzz (quick ? 20 : 150, cpu, gpu);
+  formats (cpu, gpu);
+  if (!strcmp (under_test, "cuda")) {
+    interleaved (cpu);
+    device_entry (cpu);
+  }
+  if (!quick && data_dir)
+    middlebury (data_dir, cpu, gpu);
+
+  sd_engine_free (cpu);
+  sd_engine_free (gpu);
+  printf ("%d comparisons\n", cases_run);
+  return sd_test_exit ("test-cuda-agreement");
+}
