@@ -1,0 +1,28 @@
+#!/bin/bash
+# Example 2: live colour preview of two cameras (a calibrated, rectified
+# pair: stereodepth matches along image rows).
+# usage: stereo-cameras.sh [LEFT_DEVICE RIGHT_DEVICE] [property=value ...]
+#   devices default to /dev/video0 and /dev/video2 (many USB cameras also
+#   show a metadata node at the odd numbers); WIDTH, HEIGHT and FPS in the
+#   environment pick the camera mode (default 640x480 at 30/1).
+# e.g.:  stereo-cameras.sh /dev/video0 /dev/video2 num-disparities=96
+# Stop with Ctrl-C.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+left=/dev/video0 right=/dev/video2
+if [ $# -ge 2 ] && [[ $1 == /dev/* ]]; then
+  left=$1 right=$2
+  shift 2
+fi
+mode="video/x-raw,width=${WIDTH:-640},height=${HEIGHT:-480},framerate=${FPS:-30/1}"
+
+# Only luma is matched, so the cameras' frames become GRAY8 right away.
+# The preview sink does not sync: on the CPU backend a pair may take longer
+# than a frame, and late pictures are better than none.
+gst-launch-1.0 -e \
+  stereodepth name=sd "$@" ! depthcolormap smoothing=0.8 ! videoconvert ! \
+    autovideosink sync=false \
+  v4l2src device="$left" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \
+    queue ! sd.sink_left \
+  v4l2src device="$right" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \
+    queue ! sd.sink_right
