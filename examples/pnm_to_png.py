@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Converts a binary PGM or PPM (P5/P6, maxval 255 or 65535) into a PNG.
 
-The examples read their images with pngdec: GStreamer's PNM decoder lives in
-gst-plugins-bad, which nothing else here needs.  Standard library only.
+The examples decode images with decodebin, but GStreamer's PNM decoder
+lives in gst-plugins-bad, which nothing else here needs.  Standard library
+only.
 
 usage: pnm_to_png.py IN.pgm|IN.ppm OUT.png
 """
