@@ -37,8 +37,7 @@ render_view (const guint8 * texture, gint texture_width, gint offset,
 
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (y = 0; y < HEIGHT; y++)
-    memcpy (map.data + y * WIDTH, texture + y * texture_width + offset,
-        WIDTH);
+    memcpy (map.data + y * WIDTH, texture + y * texture_width + offset, WIDTH);
   gst_buffer_unmap (buf, &map);
   GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (frame, GST_SECOND, FPS);
   GST_BUFFER_DURATION (buf) = gst_util_uint64_scale_int (1, GST_SECOND, FPS);

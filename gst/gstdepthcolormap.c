@@ -240,8 +240,7 @@ gst_depth_colormap_transform_frame (GstVideoFilter * filter,
 
     for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++, dst += 4) {
       gint v = GUINT16_FROM_LE (src[x]);
-      gint i = v <= lo ? 0 : v >= hi ? 255 :
-          ((v - lo) * 255 + span / 2) / span;
+      gint i = v <= lo ? 0 : v >= hi ? 255 : ((v - lo) * 255 + span / 2) / span;
 
       dst[a] = 255;
       if (v == 0) {

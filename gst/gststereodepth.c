@@ -887,13 +887,11 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
       "Computes the disparity of a rectified left and right video stream. "
       "Output: GRAY16_LE of the left input's size, value = round(16 * d) "
       "with d the left-image disparity in pixels (left x matches right "
-      "x - d), 0 = invalid",
-      "stereodepth developers");
+      "x - d), 0 = invalid", "stereodepth developers");
 
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
-  agg_class->get_next_time =
-      GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
+  agg_class->get_next_time = GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
   agg_class->update_src_caps =
       GST_DEBUG_FUNCPTR (gst_stereo_depth_update_src_caps);
   agg_class->negotiated_src_caps =

@@ -19,8 +19,7 @@ sd_check_pair_init (SdCheckPair * pair, gboolean live)
       "num-disparities", SD_CHECK_DISPARITIES, NULL);
   pair->bus = gst_bus_new ();
   gst_element_set_bus (pair->element, pair->bus);
-  pair->left = gst_harness_new_with_element (pair->element, "sink_left",
-      "src");
+  pair->left = gst_harness_new_with_element (pair->element, "sink_left", "src");
   pair->right = gst_harness_new_with_element (pair->element, "sink_right",
       NULL);
   gst_harness_set_live (pair->left, live);
@@ -81,8 +80,7 @@ sd_check_frame_new (GstVideoFormat format, const guint8 * gray, gint width,
   buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   gst_buffer_memset (buf, 0, 0xa5, GST_VIDEO_INFO_SIZE (&info));
   gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format,
-      width, height, GST_VIDEO_INFO_N_PLANES (&info), info.offset,
-      info.stride);
+      width, height, GST_VIDEO_INFO_N_PLANES (&info), info.offset, info.stride);
   /* the meta describes the padded layout; the frame is the visible part */
   info.width = width;
   info.height = height;
@@ -129,8 +127,7 @@ sd_check_reference (const SdParams * params, const guint8 * left,
   SdPlane o = { out, width, height, width * 2, SD_PIXEL_GRAY16 };
 
   fail_unless (engine != NULL, "%s", err.message);
-  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, &err),
-      SD_OK);
+  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, &err), SD_OK);
   sd_engine_free (engine);
   return out;
 }
@@ -143,8 +140,7 @@ sd_check_assert_output (GstBuffer * buf, const guint16 * ref, gint width,
   GstVideoFrame frame;
   gint x, y, differ = 0;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, width,
-      height);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY16_LE, width, height);
   fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
   for (y = 0; y < height; y++) {
     const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,

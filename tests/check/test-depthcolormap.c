@@ -58,8 +58,7 @@ assert_pixel (GstBuffer * row, const OutFormat * f, guint i,
   p = map.data + 4 * i;
   fail_unless (p[f->r] == rgb[0] && p[f->g] == rgb[1] && p[f->b] == rgb[2]
       && p[f->a] == 255, "%s pixel %u is %u %u %u %u, expected %u %u %u 255",
-      f->format, i, p[f->r], p[f->g], p[f->b], p[f->a], rgb[0], rgb[1],
-      rgb[2]);
+      f->format, i, p[f->r], p[f->g], p[f->b], p[f->a], rgb[0], rgb[1], rgb[2]);
   gst_buffer_unmap (row, &map);
 }
 

@@ -177,8 +177,7 @@ GST_START_TEST (test_size_mismatch)
           sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, scene.right, W / 2, H,
               0)), GST_FLOW_OK);
 
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error message");
   gst_message_parse_error (msg, &err, NULL);
   fail_unless (g_error_matches (err, GST_CORE_ERROR,
@@ -555,8 +554,7 @@ GST_START_TEST (test_backend_error)
   sd_check_set_caps (p.right, "GRAY8", W, H);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL);
   gst_message_parse_error (msg, &error, NULL);
   fail_unless_equals_string (error->message, err.message);
