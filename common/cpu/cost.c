@@ -69,10 +69,6 @@ sd_cpu_cost_volume (const SdParams * p, const uint8_t * left,
     uint8_t * cost, int width, int height)
 {
   const int D = p->num_disparities;
-  /* a disparity that points outside the right image has no evidence: it
-   * costs what an unrelated pair costs on average, so that the smoothness
-   * term decides there and the left-right check removes what points out */
-  const uint8_t outside = (uint8_t) (sd_cost_max (p) / 2);
   if (p->cost == SD_COST_CENSUS) {
     sd_cpu_census (left, census_left, width, height, p->census_window);
     sd_cpu_census (right, census_right, width, height, p->census_window);
@@ -82,16 +78,13 @@ sd_cpu_cost_volume (const SdParams * p, const uint8_t * left,
       const size_t i = (size_t) y * width + x;
       uint8_t *c = cost + i * D;
       for (int k = 0; k < D; k++) {
-        const int xr = x - (p->min_disparity + k);
-        if (xr < 0) {
-          c[k] = outside;
-        } else if (p->cost == SD_COST_CENSUS) {
-          c[k] = (uint8_t) __builtin_popcountll (census_left[i] ^
-              census_right[i - (size_t) (x - xr)]);
-        } else {
-          c[k] = (uint8_t) abs ((int) left[i] - (int) right[i - (size_t) (x -
-                      xr)]);
-        }
+        /* a match left of the right image reads its edge pixel, as every
+         * window reaching outside the image does */
+        const size_t r = (size_t) y * width + sd_clamp_int (x -
+            p->min_disparity - k, 0, width - 1);
+        c[k] = p->cost == SD_COST_CENSUS ?
+            (uint8_t) __builtin_popcountll (census_left[i] ^ census_right[r]) :
+            (uint8_t) abs ((int) left[i] - (int) right[r]);
       }
     }
   }

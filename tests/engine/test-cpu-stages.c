@@ -92,19 +92,20 @@ test_cost (void)
   p.census_window = SD_CENSUS_CS9X7;
   SD_CHECK_INT (sd_cost_max (&p), 31);
   /* AD: left [10 50 30], right [50 30 10], disparities 0 and 1:
-   * x0: |10-50|=40, outside (255 / 2); x1: |50-30|=20, |50-50|=0; x2: 20, 0 */
+   * x0: |10-50|=40, and d=1 reads the edge pixel right[0]: 40;
+   * x1: |50-30|=20, |50-50|=0; x2: 20, 0 */
   p.cost = SD_COST_AD;
   p.num_disparities = 2;
   const uint8_t left[3] = { 10, 50, 30 }, right[3] = { 50, 30, 10 };
-  const uint8_t expect[6] = { 40, 127, 20, 0, 20, 0 };
+  const uint8_t expect[6] = { 40, 40, 20, 0, 20, 0 };
   uint8_t cost[6];
   sd_cpu_cost_volume (&p, left, right, NULL, NULL, cost, 3, 1);
   SD_CHECK (memcmp (cost, expect, 6) == 0, "AD volume %d %d %d %d %d %d",
       cost[0], cost[1], cost[2], cost[3], cost[4], cost[5]);
-  /* min-disparity shifts the range to d = 1, 2: x1: 0, outside;
-   * x2: |30-30|=0, |30-50|=20 */
+  /* min-disparity shifts the range to d = 1, 2 (right[0] = 50 for all
+   * that point outside): x0: 40, 40; x1: |50-50|=0, 0; x2: 0, |30-50|=20 */
   p.min_disparity = 1;
-  const uint8_t expect_shifted[6] = { 127, 127, 0, 127, 0, 20 };
+  const uint8_t expect_shifted[6] = { 40, 40, 0, 0, 0, 20 };
   sd_cpu_cost_volume (&p, left, right, NULL, NULL, cost, 3, 1);
   SD_CHECK (memcmp (cost, expect_shifted, 6) == 0,
       "shifted AD volume %d %d %d %d %d %d", cost[0], cost[1], cost[2],
