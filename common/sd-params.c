@@ -8,6 +8,7 @@
 
 const SdEnumEntry sd_algorithm_entries[] = {
   {"sgm", SD_ALGORITHM_SGM, "Semi-Global Matching"},
+  {"hbp", SD_ALGORITHM_HBP, "Hierarchical belief propagation"},
   {NULL, 0, NULL}
 };
 
@@ -34,6 +35,13 @@ const SdEnumEntry sd_census_window_entries[] = {
   {NULL, 0, NULL}
 };
 
+const SdEnumEntry sd_bp_precision_entries[] = {
+  {"float", SD_BP_PRECISION_FLOAT, "32-bit float messages"},
+  {"half", SD_BP_PRECISION_HALF,
+      "16-bit float messages (CUDA; the CPU computes in float)"},
+  {NULL, 0, NULL}
+};
+
 void
 sd_params_init (SdParams * p)
 {
@@ -54,6 +62,32 @@ sd_params_init (SdParams * p)
   p->lr_check = 1;
   p->median = true;
   p->fill_holes = false;
+  /* belief propagation: the setup of Grauer-Gray et al.'s 2019 tests */
+  p->levels = 0;
+  p->iterations = 7;
+  p->data_weight = 0.1f;
+  p->data_trunc = 15.0f;
+  p->disc_trunc = 0.0f;
+  p->sigma = 0.0f;
+  p->bp_precision = SD_BP_PRECISION_FLOAT;
+}
+
+int
+sd_params_bp_levels (const SdParams * p, int width, int height)
+{
+  if (p->levels > 0)
+    return p->levels;
+  int levels = 1;
+  for (int side = width < height ? width : height; side >= 32 &&
+      levels < SD_MAX_BP_LEVELS; side = (side + 1) / 2)
+    levels++;
+  return levels;
+}
+
+float
+sd_params_bp_disc_trunc (const SdParams * p)
+{
+  return p->disc_trunc > 0 ? p->disc_trunc : p->num_disparities / 7.5f;
 }
 
 static bool
@@ -117,6 +151,26 @@ sd_params_validate (const SdParams * p, char *msg, size_t size)
     return fail (msg, size,
         "lr-check %d is out of range -1..255 (-1 turns the check off)",
         p->lr_check);
+  if (p->levels < 0 || p->levels > SD_MAX_BP_LEVELS)
+    return fail (msg, size, "levels %d is out of range 0..%d (0 picks from "
+        "the image size)", p->levels, SD_MAX_BP_LEVELS);
+  if (p->iterations < 1 || p->iterations > SD_MAX_BP_ITERATIONS)
+    return fail (msg, size, "iterations %d is out of range 1..%d",
+        p->iterations, SD_MAX_BP_ITERATIONS);
+  if (!(p->data_weight > 0 && p->data_weight <= 100))
+    return fail (msg, size, "data-weight %g is out of range (0, 100]",
+        p->data_weight);
+  if (!(p->data_trunc > 0 && p->data_trunc <= 1000))
+    return fail (msg, size, "data-trunc %g is out of range (0, 1000]",
+        p->data_trunc);
+  if (!(p->disc_trunc >= 0 && p->disc_trunc <= 1000))
+    return fail (msg, size, "disc-trunc %g is out of range 0..1000 (0 means "
+        "num-disparities / 7.5)", p->disc_trunc);
+  if (!(p->sigma >= 0 && p->sigma <= 10))
+    return fail (msg, size, "sigma %g is out of range 0..10", p->sigma);
+  if (!enum_valid (sd_bp_precision_entries, p->bp_precision))
+    return fail (msg, size, "bp-precision %d is not a known precision",
+        (int) p->bp_precision);
   return true;
 }
 
@@ -154,6 +208,18 @@ parse_int (const char *text, int *out)
 }
 
 static bool
+parse_float (const char *text, float *out)
+{
+  char *end;
+  errno = 0;
+  float v = strtof (text, &end);
+  if (errno || end == text || *end != '\0')
+    return false;
+  *out = v;
+  return true;
+}
+
+static bool
 parse_bool (const char *text, bool *out)
 {
   if (!strcmp (text, "true") || !strcmp (text, "1") || !strcmp (text, "on")) {
@@ -184,6 +250,13 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
     {"p2", offsetof (SdParams, p2)},
     {"uniqueness", offsetof (SdParams, uniqueness)},
     {"lr-check", offsetof (SdParams, lr_check)},
+    {"levels", offsetof (SdParams, levels)},
+    {"iterations", offsetof (SdParams, iterations)},
+  }, floats[] = {
+    {"data-weight", offsetof (SdParams, data_weight)},
+    {"data-trunc", offsetof (SdParams, data_trunc)},
+    {"disc-trunc", offsetof (SdParams, disc_trunc)},
+    {"sigma", offsetof (SdParams, sigma)},
   }, bools[] = {
     {"p2-adaptive", offsetof (SdParams, p2_adaptive)},
     {"subpixel", offsetof (SdParams, subpixel)},
@@ -201,6 +274,8 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
     {"cost", offsetof (SdParams, cost), sd_cost_entries},
     {"census-window", offsetof (SdParams, census_window),
         sd_census_window_entries},
+    {"bp-precision", offsetof (SdParams, bp_precision),
+        sd_bp_precision_entries},
   };
   char *base = (char *) p;
 
@@ -208,6 +283,13 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
     if (strcmp (name, ints[i].name) == 0) {
       if (!parse_int (value, (int *) (base + ints[i].offset)))
         return fail (msg, size, "%s: '%s' is not an integer", name, value);
+      return true;
+    }
+  }
+  for (size_t i = 0; i < sizeof (floats) / sizeof (floats[0]); i++) {
+    if (strcmp (name, floats[i].name) == 0) {
+      if (!parse_float (value, (float *) (base + floats[i].offset)))
+        return fail (msg, size, "%s: '%s' is not a number", name, value);
       return true;
     }
   }

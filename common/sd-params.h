@@ -16,6 +16,7 @@ extern "C" {
 typedef enum
 {
   SD_ALGORITHM_SGM,
+  SD_ALGORITHM_HBP,             /* hierarchical belief propagation */
 } SdAlgorithm;
 
 typedef enum
@@ -40,10 +41,18 @@ typedef enum
   SD_CENSUS_CS9X7,              /* centre-symmetric 9x7: 31 pair comparisons */
 } SdCensusWindow;
 
+typedef enum
+{
+  SD_BP_PRECISION_FLOAT,        /* messages stored as 32-bit float */
+  SD_BP_PRECISION_HALF,         /* messages stored as 16-bit (GPU only) */
+} SdBpPrecision;
+
 #define SD_MAX_DISPARITIES 256
 #define SD_MAX_MIN_DISPARITY 1024
 #define SD_MAX_P2 4095
 #define SD_LR_CHECK_OFF (-1)
+#define SD_MAX_BP_LEVELS 8
+#define SD_MAX_BP_ITERATIONS 100
 
 typedef struct
 {
@@ -63,6 +72,15 @@ typedef struct
   int lr_check;                 /* max |dL - dR| in pixels, 0 .. 255, or -1 (off) */
   bool median;
   bool fill_holes;
+
+  /* belief propagation (algorithm hbp) */
+  int levels;                   /* pyramid levels, 1 .. 8, or 0: from the image size */
+  int iterations;               /* per level, 1 .. 100 */
+  float data_weight;            /* > 0 .. 100 */
+  float data_trunc;             /* > 0 .. 1000, intensity levels */
+  float disc_trunc;             /* > 0 .. 1000, or 0: num_disparities / 7.5 */
+  float sigma;                  /* Gaussian smoothing of the images, 0 (off) .. 10 */
+  SdBpPrecision bp_precision;
 } SdParams;
 
 /* The defaults every front end starts from. */
@@ -86,6 +104,14 @@ extern const SdEnumEntry sd_algorithm_entries[];
 extern const SdEnumEntry sd_prefilter_entries[];
 extern const SdEnumEntry sd_cost_entries[];
 extern const SdEnumEntry sd_census_window_entries[];
+extern const SdEnumEntry sd_bp_precision_entries[];
+
+/* The pyramid depth hbp uses for an image: params->levels, or when that is
+ * 0 one that keeps the coarsest level about 16 to 32 pixels on its short
+ * side (5 levels for the Middlebury sizes), in 1 .. SD_MAX_BP_LEVELS. */
+int sd_params_bp_levels (const SdParams * params, int width, int height);
+/* disc_trunc, or num_disparities / 7.5 when it is 0. */
+float sd_params_bp_disc_trunc (const SdParams * params);
 
 /* Looks nick up in entries; returns false when it is not there. */
 bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,

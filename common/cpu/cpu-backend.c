@@ -1,5 +1,5 @@
-/* The CPU SdBackend: runs the reference stages in order, with buffers kept
- * from one frame to the next while the size and the disparity count stay. */
+/* The CPU SdBackend: runs the reference stages in order.  Buffers grow to
+ * the largest frame seen and are kept from one frame to the next. */
 #include "sd-cpu.h"
 #include "../sd-engine.h"
 
@@ -7,67 +7,34 @@
 
 typedef struct
 {
-  int width, height, num_disparities;
-  uint8_t *luma_left, *luma_right, *pre_left, *pre_right, *tmp;
-  uint64_t *census_left, *census_right;
-  uint8_t *cost;
-  uint16_t *sum, *scratch;
-  int16_t *disp, *disp_tmp, *right_disp;
+  void *data;
+  size_t size;
+} Buffer;
+
+enum
+{
+  LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
+  CENSUS_LEFT, CENSUS_RIGHT, COST, SUM, SCRATCH,
+  FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
+  DISP, DISP_TMP, RIGHT_DISP, N_BUFFERS
+};
+
+typedef struct
+{
+  Buffer buffers[N_BUFFERS];
 } SdCpuState;
 
-static void
-release_buffers (SdCpuState * s)
+/* Returns buffer id with at least size bytes, or NULL when out of memory. */
+static void *
+reserve (SdCpuState * s, int id, size_t size)
 {
-  free (s->luma_left);
-  free (s->luma_right);
-  free (s->pre_left);
-  free (s->pre_right);
-  free (s->tmp);
-  free (s->census_left);
-  free (s->census_right);
-  free (s->cost);
-  free (s->sum);
-  free (s->scratch);
-  free (s->disp);
-  free (s->disp_tmp);
-  free (s->right_disp);
-  *s = (SdCpuState) {
-  0};
-}
-
-static SdStatus
-ensure_buffers (SdCpuState * s, int w, int h, int D, SdError * err)
-{
-  if (s->width == w && s->height == h && s->num_disparities == D)
-    return SD_OK;
-  release_buffers (s);
-  const size_t n = (size_t) w * h;
-  s->luma_left = malloc (n);
-  s->luma_right = malloc (n);
-  s->pre_left = malloc (n);
-  s->pre_right = malloc (n);
-  s->tmp = malloc (n);
-  s->census_left = malloc (n * sizeof (uint64_t));
-  s->census_right = malloc (n * sizeof (uint64_t));
-  s->cost = malloc (n * D);
-  s->sum = malloc (n * D * sizeof (uint16_t));
-  s->scratch = malloc ((size_t) 2 * w * D * sizeof (uint16_t));
-  s->disp = malloc (n * sizeof (int16_t));
-  s->disp_tmp = malloc (n * sizeof (int16_t));
-  s->right_disp = malloc (n * sizeof (int16_t));
-  if (!s->luma_left || !s->luma_right || !s->pre_left || !s->pre_right
-      || !s->tmp || !s->census_left || !s->census_right || !s->cost || !s->sum
-      || !s->scratch || !s->disp || !s->disp_tmp || !s->right_disp) {
-    release_buffers (s);
-    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
-        "out of memory for %dx%d images with %d disparities (the CPU "
-        "backend needs about %zu MB)", w, h, D,
-        (n * (3 * (size_t) D + 27)) >> 20);
+  Buffer *b = &s->buffers[id];
+  if (b->size < size) {
+    free (b->data);
+    b->data = malloc (size);
+    b->size = b->data ? size : 0;
   }
-  s->width = w;
-  s->height = h;
-  s->num_disparities = D;
-  return SD_OK;
+  return b->data;
 }
 
 static bool
@@ -91,8 +58,59 @@ cpu_create (int device_id, SdError * err)
 static void
 cpu_destroy (void *state)
 {
-  release_buffers (state);
-  free (state);
+  SdCpuState *s = state;
+  for (int i = 0; i < N_BUFFERS; i++)
+    free (s->buffers[i].data);
+  free (s);
+}
+
+/* SGM: costs aggregated into sums, read out by winner takes all. */
+static bool
+run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
+    const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
+    int16_t * right_disp, int w, int h)
+{
+  const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
+  uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
+  uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
+  uint8_t *cost = reserve (s, COST, n * D);
+  uint16_t *sum = reserve (s, SUM, n * D * sizeof (uint16_t));
+  uint16_t *scratch = reserve (s, SCRATCH, 2 * w * D * sizeof (uint16_t));
+  if (!census_left || !census_right || !cost || !sum || !scratch)
+    return false;
+  sd_cpu_cost_volume (p, pre_left, pre_right, census_left, census_right,
+      cost, w, h);
+  sd_cpu_sgm (p, cost, guide, sum, scratch, w, h);
+  sd_cpu_wta (p, sum, disp, w, h);
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    sd_cpu_right_disparity (p, sum, right_disp, w, h);
+  return true;
+}
+
+/* Hierarchical BP: data costs on the (smoothed) images, beliefs read out. */
+static bool
+run_hbp (SdCpuState * s, const SdParams * p, const uint8_t * pre_left,
+    const uint8_t * pre_right, int16_t * disp, int16_t * right_disp, int w,
+    int h)
+{
+  const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
+  float *left = reserve (s, FLOAT_LEFT, n * sizeof (float));
+  float *right = reserve (s, FLOAT_RIGHT, n * sizeof (float));
+  float *tmp = reserve (s, FLOAT_TMP, n * sizeof (float));
+  float *data = reserve (s, BP_DATA, n * D * sizeof (float));
+  float *belief = reserve (s, BELIEF, n * D * sizeof (float));
+  float *ws = reserve (s, BP_WORKSPACE, sizeof (float) *
+      sd_cpu_hbp_workspace_floats (p, w, h));
+  if (!left || !right || !tmp || !data || !belief || !ws)
+    return false;
+  sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
+  sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
+  sd_cpu_bp_data_cost (p, left, right, data, w, h);
+  sd_cpu_hbp (p, data, belief, ws, w, h);
+  sd_cpu_bp_disparity (p, belief, disp, w, h);
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    sd_cpu_bp_right_disparity (p, belief, right_disp, w, h);
+  return true;
 }
 
 static SdStatus
@@ -101,31 +119,43 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
 {
   SdCpuState *s = state;
   const int w = left->width, h = left->height;
-  SdStatus st = ensure_buffers (s, w, h, p->num_disparities, err);
-  if (st != SD_OK)
-    return st;
-
-  sd_plane_to_luma (left, s->luma_left);
-  sd_plane_to_luma (right, s->luma_right);
-  sd_cpu_prefilter (p, s->luma_left, s->pre_left, s->tmp, w, h);
-  sd_cpu_prefilter (p, s->luma_right, s->pre_right, s->tmp, w, h);
-  sd_cpu_cost_volume (p, s->pre_left, s->pre_right, s->census_left,
-      s->census_right, s->cost, w, h);
-  sd_cpu_sgm (p, s->cost, s->luma_left, s->sum, s->scratch, w, h);
-  sd_cpu_wta (p, s->sum, s->disp, w, h);
-  if (p->lr_check != SD_LR_CHECK_OFF) {
-    sd_cpu_right_disparity (p, s->sum, s->right_disp, w, h);
-    sd_cpu_lr_check (p, s->disp, s->right_disp, w, h);
+  const size_t n = (size_t) w * h;
+  uint8_t *luma_left = reserve (s, LUMA_LEFT, n);
+  uint8_t *luma_right = reserve (s, LUMA_RIGHT, n);
+  uint8_t *pre_left = reserve (s, PRE_LEFT, n);
+  uint8_t *pre_right = reserve (s, PRE_RIGHT, n);
+  uint8_t *tmp = reserve (s, TMP, n);
+  int16_t *disp = reserve (s, DISP, n * sizeof (int16_t));
+  int16_t *disp_tmp = reserve (s, DISP_TMP, n * sizeof (int16_t));
+  int16_t *right_disp = reserve (s, RIGHT_DISP, n * sizeof (int16_t));
+  bool ok = luma_left && luma_right && pre_left && pre_right && tmp && disp
+      && disp_tmp && right_disp;
+  if (ok) {
+    sd_plane_to_luma (left, luma_left);
+    sd_plane_to_luma (right, luma_right);
+    sd_cpu_prefilter (p, luma_left, pre_left, tmp, w, h);
+    sd_cpu_prefilter (p, luma_right, pre_right, tmp, w, h);
+    ok = p->algorithm == SD_ALGORITHM_HBP ?
+        run_hbp (s, p, pre_left, pre_right, disp, right_disp, w, h) :
+        run_sgm (s, p, luma_left, pre_left, pre_right, disp, right_disp, w,
+        h);
   }
+  if (!ok)
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory for %dx%d images with %d disparities on the CPU "
+        "backend", w, h, p->num_disparities);
+
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    sd_cpu_lr_check (p, disp, right_disp, w, h);
   if (p->median) {
-    sd_cpu_median_disparity (s->disp, s->disp_tmp, w, h);
-    int16_t *t = s->disp;
-    s->disp = s->disp_tmp;
-    s->disp_tmp = t;
+    sd_cpu_median_disparity (disp, disp_tmp, w, h);
+    int16_t *t = disp;
+    disp = disp_tmp;
+    disp_tmp = t;
   }
   if (p->fill_holes)
-    sd_cpu_fill_holes (s->disp, w, h);
-  sd_cpu_to_output (s->disp, out->data, out->stride, w, h);
+    sd_cpu_fill_holes (disp, w, h);
+  sd_cpu_to_output (disp, out->data, out->stride, w, h);
   return SD_OK;
 }
 

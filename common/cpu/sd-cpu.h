@@ -5,7 +5,9 @@
  *
  * Conventions shared by all stages:
  * - images are tightly packed (stride = width);
- * - windows that reach outside the image read the nearest edge pixel;
+ * - windows that reach outside the image read the nearest edge pixel, and
+ *   so does a disparity that points left of the right image (x - d < 0
+ *   matches right pixel 0);
  * - volumes are indexed [(y * width + x) * num_disparities + k], where
  *   disparity index k stands for disparity d = min_disparity + k;
  * - disparity maps hold 16 * d (4 fractional bits) in int16, or
@@ -13,6 +15,7 @@
 #ifndef SD_CPU_H
 #define SD_CPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../sd-params.h"
@@ -36,8 +39,7 @@ void sd_cpu_prefilter (const SdParams * params, const uint8_t * src,
     uint8_t * dst, uint8_t * tmp, int width, int height);
 
 /* cost.c */
-/* The largest matching cost params can produce.  A disparity that points
- * outside the right image costs half of it. */
+/* The largest matching cost params can produce. */
 int sd_cost_max (const SdParams * params);
 void sd_cpu_census (const uint8_t * img, uint64_t * signature, int width,
     int height, SdCensusWindow window);
@@ -75,6 +77,54 @@ void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
 /* Fills each run of invalid pixels in a row with the smaller (background)
  * of the two valid values that bound it, or the one bound that exists. */
 void sd_cpu_fill_holes (int16_t * disp, int width, int height);
+/* bp.c: pieces shared by the belief propagation methods */
+/* The image as float, smoothed with a Gaussian of sigma when sigma > 0
+ * (radius ceil(4 sigma), edges clamped); tmp holds width * height floats. */
+void sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
+    int height, float sigma);
+/* data-weight * min(|L - R|, data-trunc) per pixel and disparity; half the
+ * largest cost where the disparity points outside the right image. */
+void sd_cpu_bp_data_cost (const SdParams * params, const float *left,
+    const float *right, float *cost, int width, int height);
+/* One message: h = data + in_a + in_b + in_c (NULL ones left out, added in
+ * that order), min-convolved with min(|dp - dq|, disc_trunc) in O(D) and
+ * shifted to zero mean. */
+void sd_bp_message (const float *data, const float *in_a, const float *in_b,
+    const float *in_c, float *out, int num_disparities, float disc_trunc);
+/* Disparities from beliefs: argmin (ties to the smaller), parabola
+ * refinement in float when params->subpixel. */
+void sd_cpu_bp_disparity (const SdParams * params, const float *belief,
+    int16_t * disp, int width, int height);
+/* The right view's integer disparity from the same beliefs, as
+ * sd_cpu_right_disparity does for SGM sums. */
+void sd_cpu_bp_right_disparity (const SdParams * params, const float *belief,
+    int16_t * right_disp, int width, int height);
+
+/* A grid of pixels with data costs and the four messages each pixel last
+ * sent (stored at the sender: up[i] went to the pixel above i). */
+typedef struct
+{
+  int width, height, num_disparities;
+  float *data, *up, *down, *left, *right;
+} SdBpGrid;
+
+/* Incoming messages of a pixel, NULL where the neighbour is outside. */
+enum
+{ SD_BP_FROM_BELOW, SD_BP_FROM_ABOVE, SD_BP_FROM_RIGHT, SD_BP_FROM_LEFT };
+void sd_bp_incoming (const SdBpGrid * grid, int x, int y, const float *in[4]);
+/* Recomputes the (up to four) messages pixel (x, y) sends. */
+void sd_bp_update_pixel (const SdBpGrid * grid, int x, int y,
+    float disc_trunc);
+/* belief = data + the incoming messages (below, above, right, left). */
+void sd_bp_beliefs (const SdBpGrid * grid, float *belief);
+
+/* hbp.c */
+size_t sd_cpu_hbp_workspace_floats (const SdParams * params, int width,
+    int height);
+/* Beliefs of every pixel and disparity from the level-0 data costs. */
+void sd_cpu_hbp (const SdParams * params, const float *data, float *belief,
+    float *workspace, int width, int height);
+
 /* Writes the output contract: 16 * d, 0 for invalid. */
 void sd_cpu_to_output (const int16_t * disp, uint16_t * out,
     size_t out_stride, int width, int height);

@@ -40,22 +40,15 @@ main (int argc, char **argv)
     p.fill_holes = true;
     p.num_disparities = set.suggested_disparities;
     SdError err;
-    SdEngine *e = sd_engine_new ("cpu", 0, &p, &err);
-    const int w = set.left->plane.width, h = set.left->plane.height;
-    uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
-    SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-    SD_CHECK (e && sd_engine_process (e, &set.left->plane,
-            &set.right->plane, &out, &err) == SD_OK, "%s: %s", set.name,
-        err.message);
-    SdAccuracy a = sd_accuracy_score (disp, out.stride, set.gt, NULL, w, h);
+    SdAccuracy a = { 0 };
+    SD_CHECK (sd_stereo_set_run (&set, "cpu", &p, &a, &err), "%s: %s",
+        set.name, err.message);
     printf ("%-22s D=%-3d bad>1 %6.2f %% (limit %4.1f %%)  bad>0.5 %6.2f %%"
         "  bad>2 %6.2f %%  mae %.3f px  invalid %.2f %%\n", set.name,
         p.num_disparities, a.bad1, sets[i].limit, a.bad05, a.bad2, a.mae,
         a.invalid);
     SD_CHECK (a.bad1 <= sets[i].limit, "%s: bad>1 %.2f %% is over %.1f %%",
         set.name, a.bad1, sets[i].limit);
-    free (disp);
-    sd_engine_free (e);
     sd_stereo_set_free (&set);
   }
   return sd_test_exit ("test-middlebury");

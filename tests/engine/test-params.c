@@ -39,6 +39,16 @@ MUTATION (prefilter_bad, p->prefilter = (SdPrefilter) 42)
 MUTATION (cost_bad, p->cost = (SdCost) 42)
 MUTATION (census_bad, p->census_window = (SdCensusWindow) 42)
 MUTATION (algorithm_bad, p->algorithm = (SdAlgorithm) 42)
+MUTATION (levels_neg, p->levels = -1)
+MUTATION (levels_big, p->levels = SD_MAX_BP_LEVELS + 1)
+MUTATION (iterations_zero, p->iterations = 0)
+MUTATION (iterations_big, p->iterations = SD_MAX_BP_ITERATIONS + 1)
+MUTATION (data_weight_zero, p->data_weight = 0)
+MUTATION (data_weight_nan, p->data_weight = 0.0f / 0.0f)
+MUTATION (data_trunc_neg, p->data_trunc = -1)
+MUTATION (disc_trunc_neg, p->disc_trunc = -0.5f)
+MUTATION (sigma_big, p->sigma = 11)
+MUTATION (precision_bad, p->bp_precision = (SdBpPrecision) 42)
 
 int
 main (void)
@@ -68,6 +78,16 @@ main (void)
   expect_refused (cost_bad, "cost");
   expect_refused (census_bad, "census-window");
   expect_refused (algorithm_bad, "algorithm");
+  expect_refused (levels_neg, "levels");
+  expect_refused (levels_big, "levels");
+  expect_refused (iterations_zero, "iterations");
+  expect_refused (iterations_big, "iterations");
+  expect_refused (data_weight_zero, "data-weight");
+  expect_refused (data_weight_nan, "data-weight");
+  expect_refused (data_trunc_neg, "data-trunc");
+  expect_refused (disc_trunc_neg, "disc-trunc");
+  expect_refused (sigma_big, "sigma");
+  expect_refused (precision_bad, "bp-precision");
 
   /* the edges of each range are accepted */
   for (int n = 1; n <= SD_MAX_DISPARITIES; n++) {
@@ -98,6 +118,17 @@ main (void)
   SD_CHECK (sd_params_set_from_string (&p, "lr-check", "-1", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK_INT (p.lr_check, -1);
+  SD_CHECK (sd_params_set_from_string (&p, "algorithm", "hbp", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.algorithm, SD_ALGORITHM_HBP);
+  SD_CHECK (sd_params_set_from_string (&p, "data-weight", "0.25", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK (p.data_weight == 0.25f, "data-weight %g", p.data_weight);
+  SD_CHECK (sd_params_set_from_string (&p, "bp-precision", "half", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.bp_precision, SD_BP_PRECISION_HALF);
+  SD_CHECK (!sd_params_set_from_string (&p, "sigma", "wide", msg,
+          sizeof (msg)), "'wide' parsed as a number");
   SD_CHECK (!sd_params_set_from_string (&p, "paths", "eight", msg,
           sizeof (msg)), "'eight' parsed as an integer");
   SD_CHECK (strstr (msg, "paths") != NULL, "message: %s", msg);

@@ -187,3 +187,24 @@ sd_accuracy_score (const uint16_t * disp, size_t stride, const float *gt,
   a.mae = valid ? abs_sum / valid : 0;
   return a;
 }
+
+bool
+sd_stereo_set_run (const SdStereoSet * set, const char *backend,
+    const SdParams * params, SdAccuracy * accuracy, SdError * err)
+{
+  SdEngine *e = sd_engine_new (backend, 0, params, err);
+  if (!e)
+    return false;
+  const int w = set->left->plane.width, h = set->left->plane.height;
+  uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+  SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  bool ok = disp && sd_engine_process (e, &set->left->plane,
+      &set->right->plane, &out, err) == SD_OK;
+  if (ok)
+    *accuracy = sd_accuracy_score (disp, out.stride, set->gt, NULL, w, h);
+  else if (!disp)
+    sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+  free (disp);
+  sd_engine_free (e);
+  return ok;
+}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sd-engine.h"
 #include "sd-image.h"
 
 /* A set folder of ../shared/data/stereo, decoded through its sets.tsv. */
@@ -35,5 +36,10 @@ typedef struct
  * the pixels counted to those where it is non-zero. */
 SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
     const float *gt, const uint8_t * mask, int width, int height);
+
+/* Runs a backend on a set with params and scores its output against the
+ * set's ground truth.  Returns false with err set when the engine fails. */
+bool sd_stereo_set_run (const SdStereoSet * set, const char *backend,
+    const SdParams * params, SdAccuracy * accuracy, SdError * err);
 
 #endif

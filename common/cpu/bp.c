@@ -1,0 +1,218 @@
+/* Pieces of belief propagation shared by hbp and tiled BP: the data cost,
+ * the O(D) message of a truncated linear smoothness term, and the read-out
+ * of beliefs into disparities. */
+#include "sd-cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
+    int height, float sigma)
+{
+  const size_t n = (size_t) width * height;
+  if (sigma <= 0) {
+    for (size_t i = 0; i < n; i++)
+      dst[i] = src[i];
+    return;
+  }
+  /* a normalised kernel of radius ceil(4 sigma), applied along x then y */
+  const int r = (int) ceilf (4 * sigma);
+  float kernel[41];
+  float total = 0;
+  for (int i = 0; i <= r; i++) {
+    kernel[i] = expf (-0.5f * (i / sigma) * (i / sigma));
+    total += i ? 2 * kernel[i] : kernel[i];
+  }
+  for (int i = 0; i <= r; i++)
+    kernel[i] /= total;
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      const uint8_t *row = src + (size_t) y * width;
+      float sum = kernel[0] * row[x];
+      for (int i = 1; i <= r; i++)
+        sum += kernel[i] * (row[sd_clamp_int (x - i, 0, width - 1)] +
+            row[sd_clamp_int (x + i, 0, width - 1)]);
+      tmp[(size_t) y * width + x] = sum;
+    }
+  }
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      float sum = kernel[0] * tmp[(size_t) y * width + x];
+      for (int i = 1; i <= r; i++)
+        sum += kernel[i] * (tmp[(size_t) sd_clamp_int (y - i, 0,
+                    height - 1) * width + x] + tmp[(size_t) sd_clamp_int (y +
+                    i, 0, height - 1) * width + x]);
+      dst[(size_t) y * width + x] = sum;
+    }
+  }
+}
+
+void
+sd_cpu_bp_data_cost (const SdParams * p, const float *left,
+    const float *right, float *cost, int width, int height)
+{
+  const int D = p->num_disparities;
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      const size_t i = (size_t) y * width + x;
+      for (int k = 0; k < D; k++) {
+        /* a match left of the right image reads its edge pixel, as windows
+         * reaching outside do */
+        const int xr = sd_clamp_int (x - p->min_disparity - k, 0, width - 1);
+        cost[i * D + k] = p->data_weight * fminf (fabsf (left[i] -
+                right[(size_t) y * width + xr]), p->data_trunc);
+      }
+    }
+  }
+}
+
+void
+sd_bp_message (const float *data, const float *in_a, const float *in_b,
+    const float *in_c, float *out, int D, float disc_trunc)
+{
+  /* h = data + the three incoming messages (absent ones are NULL) */
+  float lowest = INFINITY;
+  for (int k = 0; k < D; k++) {
+    float h = data[k];
+    if (in_a)
+      h += in_a[k];
+    if (in_b)
+      h += in_b[k];
+    if (in_c)
+      h += in_c[k];
+    out[k] = h;
+    lowest = fminf (lowest, h);
+  }
+  /* min-convolution with |dp - dq| in two passes, then truncation */
+  for (int k = 1; k < D; k++)
+    out[k] = fminf (out[k], out[k - 1] + 1.0f);
+  for (int k = D - 2; k >= 0; k--)
+    out[k] = fminf (out[k], out[k + 1] + 1.0f);
+  const float cap = lowest + disc_trunc;
+  float sum = 0;
+  for (int k = 0; k < D; k++) {
+    out[k] = fminf (out[k], cap);
+    sum += out[k];
+  }
+  /* normalise to zero mean, so that messages stay bounded */
+  const float mean = sum / D;
+  for (int k = 0; k < D; k++)
+    out[k] -= mean;
+}
+
+void
+sd_bp_incoming (const SdBpGrid * g, int x, int y, const float *in[4])
+{
+  const int D = g->num_disparities;
+  in[SD_BP_FROM_BELOW] = y + 1 < g->height ? g->up + ((size_t) (y + 1) *
+      g->width + x) * D : NULL;
+  in[SD_BP_FROM_ABOVE] = y > 0 ? g->down + ((size_t) (y - 1) * g->width +
+      x) * D : NULL;
+  in[SD_BP_FROM_RIGHT] = x + 1 < g->width ? g->left + ((size_t) y *
+      g->width + x + 1) * D : NULL;
+  in[SD_BP_FROM_LEFT] = x > 0 ? g->right + ((size_t) y * g->width + x -
+      1) * D : NULL;
+}
+
+void
+sd_bp_update_pixel (const SdBpGrid * g, int x, int y, float disc_trunc)
+{
+  const int D = g->num_disparities;
+  const size_t i = ((size_t) y * g->width + x) * D;
+  const float *in[4];
+  sd_bp_incoming (g, x, y, in);
+  const float *data = g->data + i;
+  /* each outgoing message leaves out what came from its receiver */
+  if (y > 0)
+    sd_bp_message (data, in[SD_BP_FROM_BELOW], in[SD_BP_FROM_RIGHT],
+        in[SD_BP_FROM_LEFT], g->up + i, D, disc_trunc);
+  if (y + 1 < g->height)
+    sd_bp_message (data, in[SD_BP_FROM_ABOVE], in[SD_BP_FROM_RIGHT],
+        in[SD_BP_FROM_LEFT], g->down + i, D, disc_trunc);
+  if (x > 0)
+    sd_bp_message (data, in[SD_BP_FROM_BELOW], in[SD_BP_FROM_ABOVE],
+        in[SD_BP_FROM_RIGHT], g->left + i, D, disc_trunc);
+  if (x + 1 < g->width)
+    sd_bp_message (data, in[SD_BP_FROM_BELOW], in[SD_BP_FROM_ABOVE],
+        in[SD_BP_FROM_LEFT], g->right + i, D, disc_trunc);
+}
+
+void
+sd_bp_beliefs (const SdBpGrid * g, float *belief)
+{
+  const int D = g->num_disparities;
+  for (int y = 0; y < g->height; y++) {
+    for (int x = 0; x < g->width; x++) {
+      const size_t i = ((size_t) y * g->width + x) * D;
+      const float *in[4];
+      sd_bp_incoming (g, x, y, in);
+      for (int k = 0; k < D; k++) {
+        float b = g->data[i + k];
+        for (int m = 0; m < 4; m++)
+          if (in[m])
+            b += in[m][k];
+        belief[i + k] = b;
+      }
+    }
+  }
+}
+
+/* Disparity of one belief vector: the best k, refined with a parabola. */
+static int16_t
+belief_to_disparity (const SdParams * p, const float *b)
+{
+  const int D = p->num_disparities;
+  int best = 0;
+  for (int k = 1; k < D; k++)
+    if (b[k] < b[best])
+      best = k;
+  float d = (float) (p->min_disparity + best);
+  if (p->subpixel && best > 0 && best < D - 1) {
+    const float denom = b[best - 1] + b[best + 1] - 2 * b[best];
+    if (denom > 0)
+      d += (b[best - 1] - b[best + 1]) / (2 * denom);
+  }
+  return (int16_t) lrintf (d * SD_SUBPIXEL_SCALE);
+}
+
+void
+sd_cpu_bp_disparity (const SdParams * p, const float *belief, int16_t * disp,
+    int width, int height)
+{
+  const int D = p->num_disparities;
+  for (int y = 0; y < height; y++) {
+    for (int x = 0; x < width; x++) {
+      const size_t i = (size_t) y * width + x;
+      disp[i] = x < p->min_disparity ? SD_DISP_INVALID :
+          belief_to_disparity (p, belief + i * D);
+    }
+  }
+}
+
+void
+sd_cpu_bp_right_disparity (const SdParams * p, const float *belief,
+    int16_t * right_disp, int width, int height)
+{
+  const int D = p->num_disparities;
+  for (int y = 0; y < height; y++) {
+    for (int xr = 0; xr < width; xr++) {
+      int n = width - xr - p->min_disparity;
+      if (n > D)
+        n = D;
+      int best = -1;
+      float best_value = INFINITY;
+      for (int k = 0; k < n; k++) {
+        const float v = belief[((size_t) y * width + xr + p->min_disparity +
+                k) * D + k];
+        if (v < best_value) {
+          best_value = v;
+          best = k;
+        }
+      }
+      right_disp[(size_t) y * width + xr] = best < 0 ? SD_DISP_INVALID :
+          (int16_t) (p->min_disparity + best);
+    }
+  }
+}
