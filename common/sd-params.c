@@ -9,6 +9,7 @@
 const SdEnumEntry sd_algorithm_entries[] = {
   {"sgm", SD_ALGORITHM_SGM, "Semi-Global Matching"},
   {"hbp", SD_ALGORITHM_HBP, "Hierarchical belief propagation"},
+  {"tiled-bp", SD_ALGORITHM_TILED_BP, "Tiled belief propagation"},
   {NULL, 0, NULL}
 };
 
@@ -70,6 +71,9 @@ sd_params_init (SdParams * p)
   p->disc_trunc = 0.0f;
   p->sigma = 0.0f;
   p->bp_precision = SD_BP_PRECISION_FLOAT;
+  p->tile_size = 16;
+  p->outer_iterations = 2;
+  p->inner_iterations = 4;
 }
 
 int
@@ -168,6 +172,15 @@ sd_params_validate (const SdParams * p, char *msg, size_t size)
         "num-disparities / 7.5)", p->disc_trunc);
   if (!(p->sigma >= 0 && p->sigma <= 10))
     return fail (msg, size, "sigma %g is out of range 0..10", p->sigma);
+  if (p->tile_size < SD_MIN_TILE_SIZE || p->tile_size > SD_MAX_TILE_SIZE)
+    return fail (msg, size, "tile-size %d is out of range %d..%d",
+        p->tile_size, SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE);
+  if (p->outer_iterations < 1 || p->outer_iterations > SD_MAX_BP_ITERATIONS)
+    return fail (msg, size, "outer-iterations %d is out of range 1..%d",
+        p->outer_iterations, SD_MAX_BP_ITERATIONS);
+  if (p->inner_iterations < 1 || p->inner_iterations > SD_MAX_BP_ITERATIONS)
+    return fail (msg, size, "inner-iterations %d is out of range 1..%d",
+        p->inner_iterations, SD_MAX_BP_ITERATIONS);
   if (!enum_valid (sd_bp_precision_entries, p->bp_precision))
     return fail (msg, size, "bp-precision %d is not a known precision",
         (int) p->bp_precision);
@@ -252,6 +265,9 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
     {"lr-check", offsetof (SdParams, lr_check)},
     {"levels", offsetof (SdParams, levels)},
     {"iterations", offsetof (SdParams, iterations)},
+    {"tile-size", offsetof (SdParams, tile_size)},
+    {"outer-iterations", offsetof (SdParams, outer_iterations)},
+    {"inner-iterations", offsetof (SdParams, inner_iterations)},
   }, floats[] = {
     {"data-weight", offsetof (SdParams, data_weight)},
     {"data-trunc", offsetof (SdParams, data_trunc)},

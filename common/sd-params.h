@@ -17,6 +17,7 @@ typedef enum
 {
   SD_ALGORITHM_SGM,
   SD_ALGORITHM_HBP,             /* hierarchical belief propagation */
+  SD_ALGORITHM_TILED_BP,        /* tiled belief propagation (BP-M in tiles) */
 } SdAlgorithm;
 
 typedef enum
@@ -53,6 +54,8 @@ typedef enum
 #define SD_LR_CHECK_OFF (-1)
 #define SD_MAX_BP_LEVELS 8
 #define SD_MAX_BP_ITERATIONS 100
+#define SD_MIN_TILE_SIZE 4
+#define SD_MAX_TILE_SIZE 256
 
 typedef struct
 {
@@ -81,6 +84,12 @@ typedef struct
   float disc_trunc;             /* > 0 .. 1000, or 0: num_disparities / 7.5 */
   float sigma;                  /* Gaussian smoothing of the images, 0 (off) .. 10 */
   SdBpPrecision bp_precision;
+
+  /* tiled belief propagation (algorithm tiled-bp); the data and smoothness
+   * terms are hbp's */
+  int tile_size;                /* square tiles, 4 .. 256 pixels */
+  int outer_iterations;         /* raster + reverse-raster passes, 1 .. 100 */
+  int inner_iterations;         /* BP-M sweeps per tile visit, 1 .. 100 */
 } SdParams;
 
 /* The defaults every front end starts from. */

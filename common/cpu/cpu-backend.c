@@ -135,10 +135,18 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     sd_plane_to_luma (right, luma_right);
     sd_cpu_prefilter (p, luma_left, pre_left, tmp, w, h);
     sd_cpu_prefilter (p, luma_right, pre_right, tmp, w, h);
-    ok = p->algorithm == SD_ALGORITHM_HBP ?
-        run_hbp (s, p, pre_left, pre_right, disp, right_disp, w, h) :
-        run_sgm (s, p, luma_left, pre_left, pre_right, disp, right_disp, w,
-        h);
+    switch (p->algorithm) {
+      case SD_ALGORITHM_SGM:
+        ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, right_disp,
+            w, h);
+        break;
+      case SD_ALGORITHM_HBP:
+        ok = run_hbp (s, p, pre_left, pre_right, disp, right_disp, w, h);
+        break;
+      case SD_ALGORITHM_TILED_BP:
+        return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+            "algorithm tiled-bp is not implemented yet");
+    }
   }
   if (!ok)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,

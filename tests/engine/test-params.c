@@ -49,6 +49,10 @@ MUTATION (data_trunc_neg, p->data_trunc = -1)
 MUTATION (disc_trunc_neg, p->disc_trunc = -0.5f)
 MUTATION (sigma_big, p->sigma = 11)
 MUTATION (precision_bad, p->bp_precision = (SdBpPrecision) 42)
+MUTATION (tile_small, p->tile_size = SD_MIN_TILE_SIZE - 1)
+MUTATION (tile_big, p->tile_size = SD_MAX_TILE_SIZE + 1)
+MUTATION (outer_zero, p->outer_iterations = 0)
+MUTATION (inner_zero, p->inner_iterations = 0)
 
 int
 main (void)
@@ -88,6 +92,10 @@ main (void)
   expect_refused (disc_trunc_neg, "disc-trunc");
   expect_refused (sigma_big, "sigma");
   expect_refused (precision_bad, "bp-precision");
+  expect_refused (tile_small, "tile-size");
+  expect_refused (tile_big, "tile-size");
+  expect_refused (outer_zero, "outer-iterations");
+  expect_refused (inner_zero, "inner-iterations");
 
   /* the edges of each range are accepted */
   for (int n = 1; n <= SD_MAX_DISPARITIES; n++) {
