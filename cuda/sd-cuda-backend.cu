@@ -14,6 +14,8 @@
 #include "sd-cuda.h"
 #include "sd-cuda-internal.h"
 
+#define SD_CUDA_COST_VOLUME_DEFAULT false
+
 struct SdCudaPipeline
 {
   int device;
@@ -21,7 +23,10 @@ struct SdCudaPipeline
   char device_name[256];
   cudaStream_t stream;
   cudaEvent_t ev[2];
+  cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
+  bool use_cost_volume;         /* store the matching costs once (else
+                                 * each path computes them) */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -37,7 +42,9 @@ struct SdCudaPipeline
   uint8_t *pre_tmp;
   uint64_t *census;             /* 2 planes */
   void *volume;
-  int16_t *disp, *disp_tmp, *right_disp;
+  void *cost_volume;
+  int16_t *disp, *disp_tmp;
+  uint32_t *right_key;
   uint16_t *out;
   /* carved out of host_block */
   uint8_t *stage_in;            /* 2 planes of up to 4 bytes a pixel */
@@ -108,12 +115,15 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   off += align_up (2 * n * sizeof (uint64_t));
   const size_t o_volume = off;
   off += align_up (volume);
+  const size_t o_cost = off;
+  if (s->use_cost_volume)
+    off += align_up (sd_cuda_cost_volume_bytes (p, w, h));
   const size_t o_disp = off;
   off += align_up (n * 2);
   const size_t o_disp_tmp = off;
   off += align_up (n * 2);
   const size_t o_right = off;
-  off += align_up (n * 2);
+  off += align_up (n * 4);
   const size_t o_out = off;
   off += align_up (n * 2);
   const size_t dev_bytes = off;
@@ -165,9 +175,10 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->pre_tmp = d + o_tmp;
   s->census = (uint64_t *) (d + o_census);
   s->volume = d + o_volume;
+  s->cost_volume = s->use_cost_volume ? d + o_cost : NULL;
   s->disp = (int16_t *) (d + o_disp);
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
-  s->right_disp = (int16_t *) (d + o_right);
+  s->right_key = (uint32_t *) (d + o_right);
   s->out = (uint16_t *) (d + o_out);
   uint8_t *hb = (uint8_t *) s->host_block;
   s->stage_in = hb;
@@ -186,6 +197,8 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
   const uint8_t *pre = s->luma;
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
   if (p->prefilter != SD_PREFILTER_NONE) {
     CHECK (sd_cuda_prefilter (p, s->luma, s->pre, s->pre_tmp, w, h,
             s->stream), "running the prefilter");
@@ -201,13 +214,23 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   b.image_right = pre + n;
   b.guide = s->luma;
   b.volume = s->volume;
+  b.cost_volume = s->cost_volume;
   b.disp = s->disp;
-  b.right_disp = s->right_disp;
+  b.right_key = s->right_key;
   b.width = w;
   b.height = h;
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
   CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
-  CHECK (sd_cuda_refine (p, s->disp, s->right_disp, s->disp_tmp, out,
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
+  CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
+  CHECK (sd_cuda_refine (p, s->disp, s->right_key, s->disp_tmp, out,
           out_pitch, w, h, s->stream), "refining disparities");
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[4], s->stream), "recording an event");
   return SD_OK;
 }
 
@@ -336,6 +359,9 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     return NULL;
   }
   s->device = device_id;
+  /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
+  const char *cv = getenv ("SD_CUDA_COST_VOLUME");
+  s->use_cost_volume = cv ? *cv == '1' : SD_CUDA_COST_VOLUME_DEFAULT;
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
@@ -492,6 +518,38 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
     float ms = 0;
     cudaEventElapsedTime (&ms, ev[2 * i], ev[2 * i + 1]);
     dev_ms[i] = ms;
+  }
+
+  /* stage by stage: events between the stages, one run at a time */
+  {
+    cudaEvent_t marks[5];
+    int made = 0;
+    double *stage = (double *) calloc ((size_t) 4 * runs, sizeof (double));
+    for (; made < 5; made++)
+      if (cudaEventCreate (&marks[made]) != cudaSuccess)
+        break;
+    if (made == 5 && stage) {
+      s->marks = marks;
+      for (int i = 0; i < runs && st == SD_OK; i++) {
+        st = enqueue_device (s, p, &dl, &dr, &dout, err);
+        if (st == SD_OK && cudaStreamSynchronize (s->stream) == cudaSuccess)
+          for (int k = 0; k < 4; k++) {
+            float ms = 0;
+            cudaEventElapsedTime (&ms, marks[k], marks[k + 1]);
+            stage[k * runs + i] = ms;
+          }
+      }
+      s->marks = NULL;
+      for (int k = 0; k < 4 && st == SD_OK; k++) {
+        qsort (stage + k * runs, runs, sizeof (double), compare_double);
+        t->stage_median[k] = stage[k * runs + runs / 2];
+      }
+    }
+    for (int i = 0; i < made; i++)
+      cudaEventDestroy (marks[i]);
+    free (stage);
+    if (st != SD_OK)
+      goto done;
   }
 
   /* host memory in and out, through the backend's own path */

@@ -44,17 +44,21 @@ cudaError_t sd_cuda_prefilter (const SdParams * params, const uint8_t * src,
 cudaError_t sd_cuda_census (const uint8_t * img, uint64_t * signature,
     int width, int height, SdCensusWindow window, cudaStream_t stream);
 
-/* sd-cuda-sgm.cu: aggregation over params->paths directions, fused with
- * winner-takes-all, uniqueness, subpixel and the right-image disparity.
- * volume: scratch of sd_cuda_sgm_volume_bytes() bytes. */
+/* sd-cuda-sgm.cu: aggregation over params->paths directions into volume
+ * (scratch of sd_cuda_sgm_volume_bytes() bytes); sd-cuda-wta.cu:
+ * winner-takes-all, uniqueness, subpixel and the right-image disparity
+ * from it. */
 typedef struct
 {
   const uint64_t *census_left, *census_right;   /* census costs */
   const uint8_t *image_left, *image_right;      /* AD cost (prefiltered) */
   const uint8_t *guide;         /* left luma, for the adaptive P2 */
   void *volume;
+  void *cost_volume;            /* NULL: costs computed on the fly; else
+                                 * sd_cuda_cost_volume_bytes() of scratch */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
-  int16_t *right_disp;          /* integer right disparity (lr-check only) */
+  uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
+                                 * for none (lr-check only) */
   int width, height;
 } SdCudaSgmBuffers;
 
@@ -64,14 +68,18 @@ typedef struct
 int sd_cuda_sgm_uses_8bit (const SdParams * params);
 size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
     int height);
+size_t sd_cuda_cost_volume_bytes (const SdParams * params, int width,
+    int height);
 cudaError_t sd_cuda_sgm (const SdParams * params,
     const SdCudaSgmBuffers * b, const SdCudaDeviceInfo * info,
     cudaStream_t stream);
+cudaError_t sd_cuda_wta (const SdParams * params,
+    const SdCudaSgmBuffers * b, cudaStream_t stream);
 
 /* sd-cuda-refine.cu: left-right check and median into tmp (when either is
  * on), then hole filling and the output contract into out (pitched). */
 cudaError_t sd_cuda_refine (const SdParams * params, const int16_t * disp,
-    const int16_t * right_disp, int16_t * tmp, uint16_t * out,
+    const uint32_t * right_key, int16_t * tmp, uint16_t * out,
     size_t out_pitch, int width, int height, cudaStream_t stream);
 
 static inline int

@@ -4,10 +4,11 @@
 
 #define SD_INF16 0x7fff
 
-/* The left disparity at (x, y) after the left-right check. */
+/* The left disparity at (x, y) after the left-right check; the right
+ * disparity is dmin + k of the right pixel's key (sum << 8 | k). */
 __device__ __forceinline__ int
-sd_checked (const int16_t * disp, const int16_t * right_disp, int lr,
-    size_t row, int x)
+sd_checked (const int16_t * disp, const uint32_t * right_key, int lr,
+    int dmin, size_t row, int x)
 {
   const int v = disp[row + x];
   if (v == SD_DISP_INVALID || lr < 0)
@@ -16,8 +17,8 @@ sd_checked (const int16_t * disp, const int16_t * right_disp, int lr,
   const int xr = x - d;
   if (xr < 0)
     return SD_DISP_INVALID;
-  const int r = right_disp[row + xr];
-  if (r == SD_DISP_INVALID || abs (r - d) > lr)
+  const uint32_t key = right_key[row + xr];
+  if (key == 0xffffffffu || abs (dmin + (int) (key & 0xff) - d) > lr)
     return SD_DISP_INVALID;
   return v;
 }
@@ -25,15 +26,15 @@ sd_checked (const int16_t * disp, const int16_t * right_disp, int lr,
 /* Left-right check and (optionally) the median: the lower median of the
  * valid values of the 3x3 window, as common/cpu/refine.c sorts them. */
 __global__ void
-sd_check_median_kernel (const int16_t * disp, const int16_t * right_disp,
-    int lr, int median, int16_t * dst, int width, int height)
+sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
+    int lr, int dmin, int median, int16_t * dst, int width, int height)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
   const size_t row = (size_t) y * width;
-  const int c = sd_checked (disp, right_disp, lr, row, x);
+  const int c = sd_checked (disp, right_key, lr, dmin, row, x);
   if (!median || c == SD_DISP_INVALID) {
     dst[row + x] = (int16_t) c;
     return;
@@ -48,7 +49,7 @@ sd_check_median_kernel (const int16_t * disp, const int16_t * right_disp,
       int val = SD_INF16;
       if (xx >= 0 && xx < width && yy >= 0 && yy < height) {
         const int t = dx == 0 && dy == 0 ? c :
-            sd_checked (disp, right_disp, lr, (size_t) yy * width, xx);
+            sd_checked (disp, right_key, lr, dmin, (size_t) yy * width, xx);
         if (t != SD_DISP_INVALID) {
           val = t;
           n++;
@@ -142,7 +143,7 @@ sd_output_kernel (const int16_t * disp, int fill, uint16_t * out,
 
 cudaError_t
 sd_cuda_refine (const SdParams * p, const int16_t * disp,
-    const int16_t * right_disp, int16_t * tmp, uint16_t * out,
+    const uint32_t * right_key, int16_t * tmp, uint16_t * out,
     size_t out_pitch, int width, int height, cudaStream_t stream)
 {
   const int lr = p->lr_check;
@@ -150,8 +151,8 @@ sd_cuda_refine (const SdParams * p, const int16_t * disp,
   if (lr != SD_LR_CHECK_OFF || p->median) {
     dim3 block (32, 8);
     dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
-    sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_disp,
-        lr, p->median, tmp, width, height);
+    sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
+        lr, p->min_disparity, p->median, tmp, width, height);
     src = tmp;
   }
   sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,

@@ -1,38 +1,31 @@
-/* Semi-Global Matching on the GPU: the path aggregation, fused with the
- * winner-takes-all, uniqueness, subpixel and right-image disparity stages.
+/* Semi-Global Matching on the GPU: the path aggregation.
  *
- * One warp sweeps one scanline of one direction.  The lanes share the
- * disparities: lane l holds disparity indices k = l + 32 j (j < DPL), two
- * of them packed per 32-bit register so that Hopper's 16x2 add/min
- * instructions update two path cells at once.  The k - 1 and k + 1
- * neighbours come from the lanes beside (one shuffle each way per register),
- * and min over k of the previous cell is a warp reduction.
+ * One warp sweeps one scanline of one direction; the lanes share the
+ * disparities (see sd-cuda-sgm.cuh), two per register, so that Hopper's
+ * 16x2 add/min instructions update two path cells at once.  The k - 1 and
+ * k + 1 neighbours come from the lanes beside (one shuffle each way per
+ * register), min over k of the previous cell is a warp reduction.
  *
  * The matching cost is computed where it is used, from the census
  * signatures (or the prefiltered pixels for AD): a stored cost volume would
- * be read once per path.
+ * be read once per path.  A disparity that points left of the right image
+ * reads the right row's first pixel, as the reference does.
  *
  * Storage.  When every path cost fits in 8 bits (sd_cost_max + P2 <= 255:
- * census windows with the usual penalties), each direction but the last
- * writes its own 8-bit volume, and all of them run in one launch, which
- * keeps the GPU full.  Otherwise the directions add into one 16-bit volume,
- * one launch each.  The last direction (left to right) adds everything up
- * in registers and runs winner-takes-all and the right-image disparity on
- * the spot, so the summed volume is never written.
+ * census windows with the usual penalties), each direction writes its own
+ * 8-bit volume and all directions run in one launch, which keeps the GPU
+ * full.  Otherwise the directions add into one 16-bit volume, one launch
+ * each.  Winner-takes-all (sd-cuda-wta.cu) reads them.
  *
  * Bit-exactness with common/cpu/sgm.c: every value fits in 16 bits (a path
- * cost is at most cost_max + P2 <= 4350, a sum of 8 at most 34800), the
- * recurrence is the reference's, min ties go to the smaller disparity index
- * as the reference's strict '<' scan does. */
+ * cost is at most cost_max + P2 <= 4350, a sum of 8 at most 34800) and the
+ * recurrence is the reference's. */
 #include <string.h>
 
-#include "sd-cuda-internal.h"
+#include "sd-cuda-sgm.cuh"
 
-#define SD_FULL_MASK 0xffffffffu
-#define SD_SENT 0x7000u         /* padded disparity slots: never a minimum */
-#define SD_SENT2 0x70007000u
 #define SD_SGM_WARPS 4          /* warps per block */
-#define SD_MAX_SEGMENTS 7
+#define SD_MAX_SEGMENTS 8
 
 enum
 { SD_COST_KIND_CENSUS64, SD_COST_KIND_CENSUS32, SD_COST_KIND_AD };
@@ -43,14 +36,13 @@ typedef struct
   const uint8_t *image_left, *image_right;
   const uint8_t *guide;
   uint8_t *volume;
+  const uint8_t *cost;          /* the cost volume, for SD_SRC_VOLUME */
+  uint8_t *volume_cost;         /* the same, written by its kernel */
   size_t path_stride;           /* bytes from one 8-bit path volume to the next */
-  int16_t *disp, *right_disp;
   int width, height, D, dmin, dp;       /* dp: disparity slots per pixel */
-  int cost_kind, outside;
+  int cost_kind;
   int p1, p2, adaptive;
-  int uniqueness, subpixel, lr;
   int first;                    /* 16-bit mode: this direction writes the sum */
-  int n_stored;                 /* 8-bit mode: volumes the last direction adds */
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
    * direction dir[s] and write volume slot s */
   int n_segments;
@@ -59,7 +51,7 @@ typedef struct
 } SdSgmArgs;
 
 /* The reference's order (common/cpu/sgm.c): the first four are the 4-path
- * set.  Direction 0 (left to right) is always the last one aggregated. */
+ * set. */
 __host__ __device__ static inline void
 sd_direction (int dir, int *dx, int *dy)
 {
@@ -81,120 +73,152 @@ sd_direction_lines (int dir, int w, int h)
   return w + h - 1;
 }
 
-/* ---- packed 16-bit helpers ------------------------------------------- */
-
-__device__ __forceinline__ uint32_t
-sd_add16x2 (uint32_t a, uint32_t b)
-{
-#if __CUDA_ARCH__ >= 900
-  uint32_t r;
-  asm ("add.u16x2 %0, %1, %2;":"=r" (r):"r" (a), "r" (b));
-  return r;
-#else
-  return __vadd2 (a, b);
-#endif
-}
-
-__device__ __forceinline__ uint32_t
-sd_min16x2 (uint32_t a, uint32_t b)
-{
-#if __CUDA_ARCH__ >= 900
-  uint32_t r;
-  asm ("min.u16x2 %0, %1, %2;":"=r" (r):"r" (a), "r" (b));
-  return r;
-#else
-  return __vminu2 (a, b);
-#endif
-}
-
-__device__ __forceinline__ uint32_t
-sd_warp_min (uint32_t v)
-{
-#if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync (SD_FULL_MASK, v);
-#else
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1)
-    v = min (v, __shfl_xor_sync (SD_FULL_MASK, v, o));
-  return v;
-#endif
-}
-
-/* Picks a register by a run-time index with masks, not an array index:
- * nvcc turns "if (i == j) v = r[i]" into local memory. */
-__device__ __forceinline__ uint32_t
-sd_pick (uint32_t v, uint32_t candidate, bool take)
-{
-  const uint32_t m = 0u - (uint32_t) take;
-  return (v & ~m) | (candidate & m);
-}
-
-/* Slot j of a lane's packed registers. */
-template < int DPL > __device__ __forceinline__ uint32_t
-sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
-{
-  uint32_t v = 0;
-#pragma unroll
-  for (int i = 0; i < DPL; i++)
-    v = sd_pick (v, i & 1 ? s[i / 2] >> 16 : s[i / 2] & 0xffff, i == j);
-  return v;
-}
-
 /* ---- the matching cost -------------------------------------------------- */
 
+/* Where the matching cost comes from (a template parameter). */
+enum
+{
+  SD_SRC_CENSUS64,              /* 9x7 census, computed here */
+  SD_SRC_GENERIC,               /* 32-bit census or AD (a.cost_kind), here */
+  SD_SRC_VOLUME,                /* an 8-bit cost volume (sd_cost_volume_kernel) */
+};
+
 /* What one path step reads besides the path state: the left pixel's census
- * (or value), the right image at x - d for the lane's disparities, the
- * guide pixel. */
+ * (or value), the right image at x - d for the lane's disparities (or the
+ * lane's cells of the cost volume), the guide pixel. */
 template < int DPL > struct SdCostIn
 {
   uint64_t left;
   uint64_t right[DPL];
+  SdBytes < DPL > cost;
   uint32_t guide;
 };
 
-template < int DPL > __device__ __forceinline__ void
-sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, int y,
+/* A read-only load with a constant offset in the instruction. */
+template < int OFF > __device__ __forceinline__ uint64_t
+sd_ld64 (const uint64_t * p)
+{
+  uint64_t v;
+  asm ("ld.global.nc.u64 %0, [%1+%2];":"=l" (v):"l" (p), "n" (OFF));
+  return v;
+}
+
+template < int DPL, int J > struct SdRightLoads
+{
+  static __device__ __forceinline__ void run (uint64_t * r,
+      const uint64_t * p)
+  {
+    SdRightLoads < DPL, J - 1 >::run (r, p);
+    r[J - 1] = sd_ld64 < -256 * (J - 1) > (p);
+  }
+};
+
+template < int DPL > struct SdRightLoads <DPL, 0 >
+{
+  static __device__ __forceinline__ void run (uint64_t *, const uint64_t *)
+  {
+  }
+};
+
+/* The cost inputs of pixel (x, pix = y * width + x).  Slot j matches right
+ * pixel x - dmin - lane - 32 j, or the row's first pixel when that is left
+ * of the image (the reference's edge rule). */
+template < int DPL, int SRC > __device__ __forceinline__ void
+sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
     int lane)
 {
-  const size_t row = (size_t) y * a.width;
-  in.guide = a.guide[row + x];
-  if (a.cost_kind == SD_COST_KIND_AD) {
-    in.left = a.image_left[row + x];
+  in.guide = a.guide[pix];
+  if (SRC == SD_SRC_VOLUME) {
+    in.cost = sd_load_u8 < DPL > (a.cost + pix * a.dp + lane * DPL);
+    return;
+  }
+  const int xr0 = x - a.dmin - lane;
+  /* away from the left edge (the common case, uniform over the warp)
+   * nothing is clamped and the slots' addresses differ by constants */
+  const bool all_in = x - a.dmin - (32 * DPL - 1) >= 0;
+  if (SRC == SD_SRC_CENSUS64 || a.cost_kind != SD_COST_KIND_AD) {
+    in.left = a.census_left[pix];
+    if (all_in) {
+      SdRightLoads < DPL, DPL >::run (in.right,
+          a.census_right + pix - a.dmin - lane);
+    } else {
+      const uint64_t *r = a.census_right + (pix - x);
 #pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int xr = x - a.dmin - lane - 32 * j;
-      in.right[j] = xr >= 0 ? a.image_right[row + xr] : 0;
+      for (int j = 0; j < DPL; j++)
+        in.right[j] = r[max (xr0 - 32 * j, 0)];
     }
   } else {
-    in.left = a.census_left[row + x];
+    in.left = a.image_left[pix];
+    const uint8_t *r = a.image_right + (pix - x);
 #pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int xr = x - a.dmin - lane - 32 * j;
-      in.right[j] = xr >= 0 ? a.census_right[row + xr] : 0;
-    }
+    for (int j = 0; j < DPL; j++)
+      in.right[j] = r[max (xr0 - 32 * j, 0)];
   }
 }
 
-template < int DPL > __device__ __forceinline__ void
-sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in, int x,
-    int lane, uint32_t (&c)[(DPL + 1) / 2])
+template < int DPL, int SRC > __device__ __forceinline__ void
+sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in,
+    uint32_t (&c)[(DPL + 1) / 2])
 {
+  if (SRC == SD_SRC_VOLUME) {
+#pragma unroll
+    for (int p = 0; p < (DPL + 1) / 2; p++)
+      c[p] = 0;
+    sd_add_u8 < DPL > (c, in.cost);
+    return;
+  }
+  uint32_t v[DPL + 1];
+  if (SRC == SD_SRC_CENSUS64) {
+#pragma unroll
+    for (int j = 0; j < DPL; j++) {
+      const uint64_t d = in.left ^ in.right[j];
+      v[j] = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
+    }
+  } else if (a.cost_kind == SD_COST_KIND_AD) {
+#pragma unroll
+    for (int j = 0; j < DPL; j++)
+      v[j] = (uint32_t) abs ((int) in.left - (int) in.right[j]);
+  } else if (a.cost_kind == SD_COST_KIND_CENSUS64) {
+#pragma unroll
+    for (int j = 0; j < DPL; j++) {
+      const uint64_t d = in.left ^ in.right[j];
+      v[j] = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < DPL; j++)
+      v[j] = __popc ((uint32_t) (in.left ^ in.right[j]));
+  }
+  v[DPL] = 0;
 #pragma unroll
   for (int p = 0; p < (DPL + 1) / 2; p++)
-    c[p] = 0;
-#pragma unroll
-  for (int j = 0; j < DPL; j++) {
-    const int xr = x - a.dmin - lane - 32 * j;
-    uint32_t v;
-    if (xr < 0)
-      v = a.outside;
-    else if (a.cost_kind == SD_COST_KIND_CENSUS64)
-      v = __popcll (in.left ^ in.right[j]);
-    else if (a.cost_kind == SD_COST_KIND_CENSUS32)
-      v = __popc ((uint32_t) (in.left ^ in.right[j]));
-    else
-      v = (uint32_t) abs ((int) in.left - (int) in.right[j]);
-    c[j / 2] |= j & 1 ? v << 16 : v;
+    c[p] = __byte_perm (v[2 * p], v[2 * p + 1], 0x5410);
+}
+
+/* The cost volume, for SD_SRC_VOLUME: one warp per pixel, the path
+ * volumes' layout.  Costs are computed once instead of once per path, for
+ * one more byte per cell and path moved. */
+template < int DPL, int SRC > __global__ void
+__launch_bounds__ (128)
+sd_cost_volume_kernel (const SdSgmArgs a)
+{
+  const int lane = threadIdx.x & 31;
+  const int warp = blockIdx.x * 4 + (threadIdx.x >> 5);
+  const int per_warp = 16;
+  const int w = a.width;
+  const int row_warps = (w + per_warp - 1) / per_warp;
+  const int y = warp / row_warps;
+  if (y >= a.height)
+    return;
+  const int x0 = (warp % row_warps) * per_warp;
+  const int x1 = min (x0 + per_warp, w);
+  for (int x = x0; x < x1; x++) {
+    const size_t pix = (size_t) y * w + x;
+    SdCostIn < DPL > in;
+    sd_cost_load < DPL, SRC > (a, in, x, pix, lane);
+    uint32_t c[(DPL + 1) / 2];
+    sd_cost_compute < DPL, SRC > (a, in, c);
+    sd_store_u8 < DPL > (a.volume_cost + pix * a.dp + lane * DPL, c);
   }
 }
 
@@ -259,101 +283,9 @@ sd_lane_masks (int D, int lane, uint32_t (&keep)[(DPL + 1) / 2])
   }
 }
 
-/* ---- volume access ------------------------------------------------------- */
+/* ---- the kernel ------------------------------------------------------------ */
 
-/* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL
- * bytes, 16-bit DPL halves (= the packed registers as they are). */
-template < int DPL > __device__ __forceinline__ void
-sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
-{
-  if (DPL == 1)
-    *p = (uint8_t) L[0];
-  else if (DPL == 2)
-    *(uint16_t *) p = (uint16_t) __byte_perm (L[0], 0, 0x0020);
-  else if (DPL == 4)
-    *(uint32_t *) p = __byte_perm (L[0], L[1 % ((DPL + 1) / 2)], 0x6420);
-  else
-    *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1 % ((DPL + 1) / 2)],
-            0x6420), __byte_perm (L[2 % ((DPL + 1) / 2)],
-            L[3 % ((DPL + 1) / 2)], 0x6420));
-}
-
-template < int DPL > struct SdBytes
-{
-  uint32_t w[(DPL + 3) / 4];
-};
-
-template < int DPL > __device__ __forceinline__ SdBytes < DPL >
-sd_load_u8 (const uint8_t * p)
-{
-  SdBytes < DPL > b;
-  if (DPL == 1)
-    b.w[0] = *p;
-  else if (DPL == 2)
-    b.w[0] = *(const uint16_t *) p;
-  else if (DPL == 4)
-    b.w[0] = *(const uint32_t *) p;
-  else {
-    const uint2 v = *(const uint2 *) p;
-    b.w[0] = v.x;
-    b.w[(DPL + 3) / 4 - 1] = v.y;
-  }
-  return b;
-}
-
-template < int DPL > __device__ __forceinline__ void
-sd_add_u8 (uint32_t (&s)[(DPL + 1) / 2], const SdBytes < DPL > &b)
-{
-#pragma unroll
-  for (int p = 0; p < (DPL + 1) / 2; p++)
-    s[p] = sd_add16x2 (s[p], __byte_perm (b.w[p / 2], 0,
-            p & 1 ? 0x4342 : 0x4140));
-}
-
-template < int DPL > struct SdHalves
-{
-  uint32_t w[(DPL + 1) / 2];
-};
-
-template < int DPL > __device__ __forceinline__ SdHalves < DPL >
-sd_load_u16 (const uint16_t * p)
-{
-  SdHalves < DPL > h;
-  if (DPL == 1)
-    h.w[0] = *p;
-  else if (DPL == 2)
-    h.w[0] = *(const uint32_t *) p;
-  else if (DPL == 4) {
-    const uint2 v = *(const uint2 *) p;
-    h.w[0] = v.x;
-    h.w[1 % ((DPL + 1) / 2)] = v.y;
-  } else {
-    const uint4 v = *(const uint4 *) p;
-    h.w[0] = v.x;
-    h.w[1 % ((DPL + 1) / 2)] = v.y;
-    h.w[2 % ((DPL + 1) / 2)] = v.z;
-    h.w[3 % ((DPL + 1) / 2)] = v.w;
-  }
-  return h;
-}
-
-template < int DPL > __device__ __forceinline__ void
-sd_store_u16 (uint16_t * p, const uint32_t (&s)[(DPL + 1) / 2])
-{
-  if (DPL == 1)
-    *p = (uint16_t) s[0];
-  else if (DPL == 2)
-    *(uint32_t *) p = s[0];
-  else if (DPL == 4)
-    *(uint2 *) p = make_uint2 (s[0], s[1 % ((DPL + 1) / 2)]);
-  else
-    *(uint4 *) p = make_uint4 (s[0], s[1 % ((DPL + 1) / 2)],
-        s[2 % ((DPL + 1) / 2)], s[3 % ((DPL + 1) / 2)]);
-}
-
-/* ---- the directions but the last ---------------------------------------- */
-
-template < int DPL, bool U8 > __global__ void
+template < int DPL, bool U8, int SRC > __global__ void
 __launch_bounds__ (32 * SD_SGM_WARPS)
 sd_sgm_path_kernel (const SdSgmArgs a)
 {
@@ -410,245 +342,70 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     P[p] = SD_SENT2 & ~keep[p]; /* zeros: the first step gives L = C */
   uint32_t min_prev = 0;
   const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  uint8_t *vol8 = a.volume + (size_t) seg * a.path_stride + lane * DPL;
-  uint16_t *vol16 = (uint16_t *) a.volume + lane * DPL;
+  const ptrdiff_t step = (ptrdiff_t) dy * w + dx;
+  const ptrdiff_t vstep = step * a.dp;
+  /* the cells of the pixel being stored */
+  uint8_t *vol8 = a.volume + (size_t) seg * a.path_stride +
+      ((size_t) y * w + x) * a.dp + lane * DPL;
+  uint16_t *vol16 = (uint16_t *) a.volume + ((size_t) y * w + x) * a.dp +
+      lane * DPL;
 
-  SdCostIn < DPL > cur, next;
-  sd_cost_load < DPL > (a, cur, x, y, lane);
-  SdHalves < DPL > old_cur, old_next;
-  if (!U8 && !a.first)
-    old_cur = sd_load_u16 < DPL > (vol16 + ((size_t) y * w + x) * a.dp);
-  uint32_t g_prev = cur.guide;
-  for (int i = 0; i < len; i++) {
-    const int nx = x + dx, ny = y + dy;
-    /* the next step's reads go out before this step's arithmetic */
-    if (i + 1 < len) {
-      sd_cost_load < DPL > (a, next, nx, ny, lane);
-      if (!U8 && !a.first)
-        old_next = sd_load_u16 < DPL > (vol16 + ((size_t) ny * w + nx) *
-            a.dp);
+  /* reads go out two pixels ahead (a warp's steps are one dependency
+   * chain); lx, lpix: the pixel of the next read, which stops at the end */
+  struct In
+  {
+    SdCostIn < DPL > cost;
+    SdHalves < DPL > old;
+  };
+  int lx = x, loads = 0;
+  size_t lpix = (size_t) y * w + x;
+  const uint16_t *lold = vol16;
+  auto load =[&](In & in) {
+    sd_cost_load < DPL, SRC > (a, in.cost, lx, lpix, lane);
+    if (!U8 && !a.first)
+      in.old = sd_load_u16 < DPL > (lold);
+    if (++loads < len) {
+      lx += dx;
+      lpix += step;
+      lold += vstep;
     }
+  };
+  In in_a, in_b;
+  load (in_a);
+  load (in_b);
+  uint32_t g_prev = in_a.cost.guide;
+  auto body =[&](In & in) {
     uint32_t c[NP];
-    sd_cost_compute < DPL > (a, cur, x, lane, c);
-    const uint32_t p2 = sd_penalty2 (a, cur.guide, g_prev);
+    sd_cost_compute < DPL, SRC > (a, in.cost, c);
+    const uint32_t g = in.cost.guide;
+    const uint32_t p2 = sd_penalty2 (a, g, g_prev);
+    g_prev = g;
+    SdHalves < DPL > old = in.old;
+    load (in);
     min_prev = sd_path_step < DPL > (P, min_prev, c, p1x2, p2, keep, lane);
-    const size_t pix = (size_t) y * w + x;
     if (U8) {
-      sd_store_u8 < DPL > (vol8 + pix * a.dp, P);
+      sd_store_u8 < DPL > (vol8, P);
+      vol8 += vstep;
     } else if (a.first) {
-      sd_store_u16 < DPL > (vol16 + pix * a.dp, P);
+      sd_store_u16 < DPL > (vol16, P);
+      vol16 += vstep;
     } else {
       uint32_t s[NP];
 #pragma unroll
       for (int p = 0; p < NP; p++)
-        s[p] = sd_add16x2 (P[p], old_cur.w[p]);
-      sd_store_u16 < DPL > (vol16 + pix * a.dp, s);
-      old_cur = old_next;
+        s[p] = sd_add16x2 (P[p], old.w[p]);
+      sd_store_u16 < DPL > (vol16, s);
+      vol16 += vstep;
     }
-    g_prev = cur.guide;
-    cur = next;
-    x = nx;
-    y = ny;
-  }
-}
-
-/* ---- the last direction, with winner-takes-all --------------------------- */
-
-__device__ __forceinline__ int
-sd_div_round (int num, int den)
-{
-  return num >= 0 ? (num + den / 2) / den : -((-num + den / 2) / den);
-}
-
-template < int DPL, bool U8 > __global__ void
-__launch_bounds__ (32 * SD_SGM_WARPS)
-sd_sgm_last_kernel (const SdSgmArgs a)
-{
-  const int NP = (DPL + 1) / 2;
-  const int lane = threadIdx.x & 31;
-  const int y = blockIdx.x * SD_SGM_WARPS + (threadIdx.x >> 5);
-  if (y >= a.height)
-    return;
-  const int w = a.width, D = a.D, dmin = a.dmin;
-  const size_t row = (size_t) y * w;
-
-  uint32_t keep[NP], P[NP];
-  sd_lane_masks < DPL > (D, lane, keep);
-#pragma unroll
-  for (int p = 0; p < NP; p++)
-    P[p] = SD_SENT2 & ~keep[p];
-  uint32_t min_prev = 0;
-  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  /* right-image disparity: slot k follows right pixel xr = x - dmin - k,
-   * keeping the smallest (sum << 8 | candidate index) seen so far */
-  uint32_t rs[DPL];
-#pragma unroll
-  for (int j = 0; j < DPL; j++)
-    rs[j] = SD_FULL_MASK;
-  if (a.lr) {
-    /* right pixels with no left partner inside the image */
-    for (int xr = max (0, w - dmin) + lane; xr < w; xr += 32)
-      a.right_disp[row + xr] = SD_DISP_INVALID;
-  }
-
-  const uint8_t *vol8 = a.volume + row * a.dp + lane * DPL;
-  const uint16_t *vol16 = (const uint16_t *) a.volume + row * a.dp +
-      lane * DPL;
-  SdCostIn < DPL > cur, next;
-  SdBytes < DPL > v8_cur[SD_MAX_SEGMENTS], v8_next[SD_MAX_SEGMENTS];
-  SdHalves < DPL > v16_cur, v16_next;
-  sd_cost_load < DPL > (a, cur, 0, y, lane);
-  if (U8) {
-#pragma unroll
-    for (int s = 0; s < SD_MAX_SEGMENTS; s++)
-      if (s < a.n_stored)
-        v8_cur[s] = sd_load_u8 < DPL > (vol8 + s * a.path_stride);
-  } else {
-    v16_cur = sd_load_u16 < DPL > (vol16);
-  }
-  uint32_t g_prev = cur.guide;
-  int16_t mine = SD_DISP_INVALID;
-
-  for (int x = 0; x < w; x++) {
-    if (x + 1 < w) {
-      sd_cost_load < DPL > (a, next, x + 1, y, lane);
-      const size_t o = (size_t) (x + 1) * a.dp;
-      if (U8) {
-#pragma unroll
-        for (int s = 0; s < SD_MAX_SEGMENTS; s++)
-          if (s < a.n_stored)
-            v8_next[s] = sd_load_u8 < DPL > (vol8 + s * a.path_stride + o);
-      } else {
-        v16_next = sd_load_u16 < DPL > (vol16 + o);
-      }
-    }
-    uint32_t c[NP];
-    sd_cost_compute < DPL > (a, cur, x, lane, c);
-    const uint32_t p2 = sd_penalty2 (a, cur.guide, g_prev);
-    min_prev = sd_path_step < DPL > (P, min_prev, c, p1x2, p2, keep, lane);
-
-    /* the sum over all directions */
-    uint32_t S[NP];
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-      S[p] = P[p];
-    if (U8) {
-#pragma unroll
-      for (int s = 0; s < SD_MAX_SEGMENTS; s++)
-        if (s < a.n_stored)
-          sd_add_u8 < DPL > (S, v8_cur[s]);
-    } else {
-#pragma unroll
-      for (int p = 0; p < NP; p++)
-        S[p] = sd_add16x2 (S[p], v16_cur.w[p]);
-    }
-
-    /* winner takes all: the smallest sum, the smallest index on ties */
-    uint32_t key = SD_FULL_MASK;
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int k = lane + 32 * j;
-      const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-      if (k < D)
-        key = min (key, s << 8 | (uint32_t) k);
-    }
-    int value = SD_DISP_INVALID;
-    if (x >= dmin) {
-      key = sd_warp_min (key);
-      const int best = key & 0xff;
-      const int best_sum = key >> 8;
-      bool unique = true;
-      if (a.uniqueness > 0) {
-        uint32_t m2 = SD_FULL_MASK;
-#pragma unroll
-        for (int j = 0; j < DPL; j++) {
-          const int k = lane + 32 * j;
-          const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-          if (k < D && abs (k - best) > 1)
-            m2 = min (m2, s);
-        }
-        m2 = sd_warp_min (m2);
-        unique = !(m2 != SD_FULL_MASK && (int) m2 * (100 - a.uniqueness) <
-            best_sum * 100);
-      }
-      if (unique) {
-        value = (dmin + best) * SD_SUBPIXEL_SCALE;
-        if (a.subpixel && best > 0 && best < D - 1) {
-          const int kl = best - 1, kr = best + 1;
-          const int sl = __shfl_sync (SD_FULL_MASK,
-              sd_slot < DPL > (S, kl >> 5), kl & 31);
-          const int sr = __shfl_sync (SD_FULL_MASK,
-              sd_slot < DPL > (S, kr >> 5), kr & 31);
-          int denom = sl + sr - 2 * best_sum;
-          if (denom < 1)
-            denom = 1;
-          value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
-        }
-      }
-    }
-    /* lane x % 32 keeps the value; 32 of them go out in one store */
-    if ((x & 31) == lane)
-      mine = (int16_t) value;
-    if ((x & 31) == 31 || x == w - 1) {
-      const int x0 = x & ~31;
-      if (lane <= (x & 31))
-        a.disp[row + x0 + lane] = mine;
-    }
-
-    if (a.lr) {
-      uint32_t rot[DPL];
-#pragma unroll
-      for (int j = 0; j < DPL; j++)
-        rot[j] = __shfl_sync (SD_FULL_MASK, rs[j], (lane + 31) & 31);
-#pragma unroll
-      for (int j = 0; j < DPL; j++) {
-        const int k = lane + 32 * j;
-        const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-        const uint32_t kk = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
-        const uint32_t before = lane == 0 ? (j > 0 ? rot[j - 1 + (j == 0)] :
-            SD_FULL_MASK) : rot[j];
-        rs[j] = k == 0 ? kk : min (before, kk);
-      }
-      /* the right pixel whose last candidate this was */
-      const int xr = x - dmin - (D - 1);
-      if (xr >= 0 && lane == ((D - 1) & 31)) {
-        uint32_t v = SD_FULL_MASK;
-#pragma unroll
-        for (int j = 0; j < DPL; j++)
-          v = sd_pick (v, rs[j], j == (D - 1) >> 5);
-        a.right_disp[row + xr] = (int16_t) (dmin + (v & 0xff));
-      }
-    }
-
-    g_prev = cur.guide;
-    cur = next;
-    if (U8) {
-#pragma unroll
-      for (int s = 0; s < SD_MAX_SEGMENTS; s++)
-        v8_cur[s] = v8_next[s];
-    } else {
-      v16_cur = v16_next;
-    }
-  }
-  if (a.lr) {
-    /* the row ended before these right pixels saw all D candidates */
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int k = lane + 32 * j;
-      const int xr = w - 1 - dmin - k;
-      if (k < D - 1 && xr >= 0)
-        a.right_disp[row + xr] = (int16_t) (dmin + (rs[j] & 0xff));
-    }
+  };
+  for (int i = 0; i < len; i += 2) {
+    body (in_a);
+    if (i + 1 < len)
+      body (in_b);
   }
 }
 
 /* ---- launchers ------------------------------------------------------------ */
-
-static int
-sd_slots_per_lane (int D)
-{
-  return D <= 32 ? 1 : D <= 64 ? 2 : D <= 128 ? 4 : 8;
-}
 
 int
 sd_cuda_sgm_uses_8bit (const SdParams * p)
@@ -661,45 +418,89 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
 {
   const size_t cells = (size_t) width * height * 32 *
       sd_slots_per_lane (p->num_disparities);
-  size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * (p->paths - 1) :
-      cells * 2;
+  size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * p->paths : cells * 2;
   return (bytes + 255) & ~(size_t) 255;
 }
 
-template < int DPL, bool U8 > static void
-sd_sgm_launch_paths (const SdSgmArgs & a, cudaStream_t stream)
+size_t
+sd_cuda_cost_volume_bytes (const SdParams * p, int width, int height)
 {
-  sd_sgm_path_kernel < DPL, U8 > <<< a.block0[a.n_segments],
-      32 * SD_SGM_WARPS, 0, stream >>> (a);
+  const size_t cells = (size_t) width * height * 32 *
+      sd_slots_per_lane (p->num_disparities);
+  return (cells + 255) & ~(size_t) 255;
 }
 
-template < int DPL, bool U8 > static void
-sd_sgm_launch_last (const SdSgmArgs & a, cudaStream_t stream)
+template < int DPL, int SRC > static void
+sd_sgm_launch_src (bool u8, const SdSgmArgs & a, cudaStream_t stream)
 {
-  sd_sgm_last_kernel < DPL, U8 > <<< sd_cuda_div_up (a.height,
-      SD_SGM_WARPS), 32 * SD_SGM_WARPS, 0, stream >>> (a);
+  const dim3 block (32 * SD_SGM_WARPS);
+  const dim3 grid (a.block0[a.n_segments]);
+  if (u8)
+    sd_sgm_path_kernel < DPL, true, SRC > <<< grid, block, 0, stream >>> (a);
+  else
+    sd_sgm_path_kernel < DPL, false, SRC > <<< grid, block, 0, stream >>> (a);
 }
 
-template < bool U8 > static void
-sd_sgm_dispatch (int dpl, bool last, const SdSgmArgs & a,
+template < int DPL > static void
+sd_sgm_launch (bool u8, int src, const SdSgmArgs & a, cudaStream_t stream)
+{
+  if (src == SD_SRC_CENSUS64)
+    sd_sgm_launch_src < DPL, SD_SRC_CENSUS64 > (u8, a, stream);
+  else if (src == SD_SRC_GENERIC)
+    sd_sgm_launch_src < DPL, SD_SRC_GENERIC > (u8, a, stream);
+  else
+    sd_sgm_launch_src < DPL, SD_SRC_VOLUME > (u8, a, stream);
+}
+
+template < int DPL > static void
+sd_cost_volume_launch (int src, const SdSgmArgs & a, cudaStream_t stream)
+{
+  const int warps = a.height * ((a.width + 15) / 16);
+  const dim3 grid (sd_cuda_div_up (warps, 4)), block (128);
+  if (src == SD_SRC_CENSUS64)
+    sd_cost_volume_kernel < DPL, SD_SRC_CENSUS64 > <<< grid, block, 0,
+        stream >>> (a);
+  else
+    sd_cost_volume_kernel < DPL, SD_SRC_GENERIC > <<< grid, block, 0,
+        stream >>> (a);
+}
+
+static void
+sd_sgm_dispatch (int dpl, bool u8, int src, const SdSgmArgs & a,
     cudaStream_t stream)
 {
   switch (dpl) {
     case 1:
-      last ? sd_sgm_launch_last < 1, U8 > (a, stream) :
-          sd_sgm_launch_paths < 1, U8 > (a, stream);
+      sd_sgm_launch < 1 > (u8, src, a, stream);
       break;
     case 2:
-      last ? sd_sgm_launch_last < 2, U8 > (a, stream) :
-          sd_sgm_launch_paths < 2, U8 > (a, stream);
+      sd_sgm_launch < 2 > (u8, src, a, stream);
       break;
     case 4:
-      last ? sd_sgm_launch_last < 4, U8 > (a, stream) :
-          sd_sgm_launch_paths < 4, U8 > (a, stream);
+      sd_sgm_launch < 4 > (u8, src, a, stream);
       break;
     default:
-      last ? sd_sgm_launch_last < 8, U8 > (a, stream) :
-          sd_sgm_launch_paths < 8, U8 > (a, stream);
+      sd_sgm_launch < 8 > (u8, src, a, stream);
+      break;
+  }
+}
+
+static void
+sd_cost_volume_dispatch (int dpl, int src, const SdSgmArgs & a,
+    cudaStream_t stream)
+{
+  switch (dpl) {
+    case 1:
+      sd_cost_volume_launch < 1 > (src, a, stream);
+      break;
+    case 2:
+      sd_cost_volume_launch < 2 > (src, a, stream);
+      break;
+    case 4:
+      sd_cost_volume_launch < 4 > (src, a, stream);
+      break;
+    default:
+      sd_cost_volume_launch < 8 > (src, a, stream);
       break;
   }
 }
@@ -722,8 +523,6 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.volume = (uint8_t *) b->volume;
   a.dp = 32 * dpl;
   a.path_stride = (size_t) w * h * a.dp;
-  a.disp = b->disp;
-  a.right_disp = b->right_disp;
   a.width = w;
   a.height = h;
   a.D = p->num_disparities;
@@ -731,51 +530,49 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.cost_kind = p->cost == SD_COST_AD ? SD_COST_KIND_AD :
       p->census_window == SD_CENSUS_9X7 ? SD_COST_KIND_CENSUS64 :
       SD_COST_KIND_CENSUS32;
-  a.outside = sd_cost_max (p) / 2;
+  /* where the paths get their costs */
+  int src = a.cost_kind == SD_COST_KIND_CENSUS64 ? SD_SRC_CENSUS64 :
+      SD_SRC_GENERIC;
+  if (b->cost_volume) {
+    a.volume_cost = (uint8_t *) b->cost_volume;
+    sd_cost_volume_dispatch (dpl, src, a, stream);
+    cudaError_t e = cudaGetLastError ();
+    if (e != cudaSuccess)
+      return e;
+    a.cost = a.volume_cost;
+    src = SD_SRC_VOLUME;
+  }
   a.p1 = p->p1;
   a.p2 = p->p2;
   a.adaptive = p->p2_adaptive;
-  a.uniqueness = p->uniqueness;
-  a.subpixel = p->subpixel;
-  a.lr = p->lr_check != SD_LR_CHECK_OFF;
 
-  /* directions 1 .. paths-1 first; their longest lines go first in the
+  /* the horizontal directions have the longest lines: they go first in the
    * grid so that they start early */
-  const int order[7] = { 1, 2, 3, 4, 5, 6, 7 };
+  const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
   if (u8) {
     int blocks = 0;
-    for (int i = 0; i < p->paths - 1; i++) {
+    for (int i = 0; i < p->paths; i++) {
       a.dir[i] = order[i];
       a.block0[i] = blocks;
       blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
           SD_SGM_WARPS);
     }
-    a.n_segments = p->paths - 1;
+    a.n_segments = p->paths;
     a.block0[a.n_segments] = blocks;
-    a.n_stored = p->paths - 1;
-    if (a.n_segments > 0)
-      sd_sgm_dispatch < true > (dpl, false, a, stream);
+    sd_sgm_dispatch (dpl, true, src, a, stream);
+    return cudaGetLastError ();
+  }
+  a.n_segments = 1;
+  for (int i = 0; i < p->paths; i++) {
+    a.dir[0] = order[i];
+    a.block0[0] = 0;
+    a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
+        SD_SGM_WARPS);
+    a.first = i == 0;
+    sd_sgm_dispatch (dpl, false, src, a, stream);
     cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
-    a.n_segments = 0;
-    sd_sgm_dispatch < true > (dpl, true, a, stream);
-  } else {
-    a.n_segments = 1;
-    for (int i = 0; i < p->paths - 1; i++) {
-      a.dir[0] = order[i];
-      a.block0[0] = 0;
-      a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
-          SD_SGM_WARPS);
-      a.first = i == 0;
-      sd_sgm_dispatch < false > (dpl, false, a, stream);
-      cudaError_t e = cudaGetLastError ();
-      if (e != cudaSuccess)
-        return e;
-    }
-    if (p->paths == 1)
-      return cudaErrorInvalidValue;
-    sd_sgm_dispatch < false > (dpl, true, a, stream);
   }
-  return cudaGetLastError ();
+  return cudaSuccess;
 }

@@ -288,6 +288,10 @@ main (int argc, char **argv)
         t.device_median, t.device_min, updates / t.device_median * 1e-6,
         t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup,
         t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
+    printf ("cuda stages (device memory, medians): census %.3f ms, paths "
+        "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
+        t.stage_median[0], t.stage_median[1], t.stage_median[2],
+        t.stage_median[3]);
     sd_cuda_pipeline_free (pl);
   }
 

@@ -7,7 +7,7 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench" (default all three)
+#   STEPS    any of "test sanitize bench profile" (default the first three)
 # Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
 #   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
 #   build-cuda/tests/sd-bench .gpu/ && cp -r ../shared/data/stereo .gpu/
@@ -26,12 +26,16 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
 cat "$LOGS/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 
+# SD_CUDA_COST_VOLUME picks the cost source (0: computed in every path, 1:
+# a stored cost volume); both are checked
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
-  for i in $(seq 0 $((PARTS - 1))); do
-    "$BIN/test-cuda-agreement" "$DATA" --part "$i/$PARTS" \
-      > "$LOGS/agree-$i.log" 2>&1 &
-    pids+=($!)
+  for cv in 0 1; do
+    for i in $(seq 0 $((PARTS - 1))); do
+      SD_CUDA_COST_VOLUME=$cv "$BIN/test-cuda-agreement" "$DATA" \
+        --part "$i/$PARTS" > "$LOGS/agree-cv$cv-$i.log" 2>&1 &
+      pids+=($!)
+    done
   done
 fi
 san_pids=()
@@ -42,6 +46,9 @@ if [[ " $STEPS " == *" sanitize "* ]]; then
   timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck.log" 2>&1 &
   san_pids+=($!)
+  SD_CUDA_COST_VOLUME=1 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-cv1.log" 2>&1 &
+  san_pids+=($!)
 fi
 
 if [ ${#pids[@]} -gt 0 ]; then
@@ -51,9 +58,12 @@ if [ ${#pids[@]} -gt 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
-  ok=$(cat "$LOGS"/agree-*.log | grep -c '^ok ')
-  bad=$(cat "$LOGS"/agree-*.log | grep -c 'check failed')
-  summary+=("agreement (CPU vs CUDA, bit-exact)|$ok comparisons ok, $bad failed, $fails parts failed")
+  for cv in 0 1; do
+    ok=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c '^ok ')
+    bad=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c 'check failed')
+    summary+=("agreement cost-volume=$cv (bit-exact)|$ok comparisons ok, $bad failed")
+  done
+  summary+=("agreement parts failed|$fails of ${#pids[@]}")
   cat "$LOGS"/agree-*.log | grep 'check failed' | head -20
 fi
 if [ ${#san_pids[@]} -gt 0 ]; then
@@ -61,30 +71,51 @@ if [ ${#san_pids[@]} -gt 0 ]; then
   m=$?
   wait "${san_pids[1]}"
   r=$?
+  wait "${san_pids[2]}"
+  m1=$?
   summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
+  summary+=("memcheck cost volume (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
   summary+=("racecheck (quick part 1/2)|exit $r; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck.log" | tail -1)")
-  tail -5 "$LOGS/memcheck.log" "$LOGS/racecheck.log"
+  tail -n 5 "$LOGS/memcheck.log" "$LOGS/racecheck.log" "$LOGS/memcheck-cv1.log"
 fi
 
 if [[ " $STEPS " == *" bench "* ]]; then
   # the libSGM comparison: 8 paths, census 9x7, subpixel
   for cfg in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
-      3840x2160:256 1920x1080:128:4 1920x1080:128:8:300; do
-    IFS=: read -r size d paths p2 <<< "$cfg"
+      3840x2160:256 640x480:128:8:48:1 1242x375:128:8:48:1 \
+      1920x1080:128:8:48:1 1920x1080:256:8:48:1 3840x2160:256:8:48:1 \
+      1920x1080:128:4 1920x1080:128:8:300; do
+    IFS=: read -r size d paths p2 cv <<< "$cfg"
     paths=${paths:-8}
-    p2=${p2:-100}
-    log="$LOGS/bench-$size-$d-$paths-$p2.log"
-    "$BIN/sd-bench" --synthetic "$size" --backend cuda --num-disparities "$d" \
-      --paths "$paths" --census-window 9x7 --subpixel true --p2 "$p2" \
-      --repeat 50 --warmup 10 > "$log" 2>&1
+    p2=${p2:-48}
+    cv=${cv:-0}
+    log="$LOGS/bench-$size-$d-$paths-$p2-cv$cv.log"
+    SD_CUDA_COST_VOLUME=$cv "$BIN/sd-bench" --synthetic "$size" --backend cuda \
+      --num-disparities "$d" --paths "$paths" --census-window 9x7 \
+      --subpixel true --p2 "$p2" --repeat 50 --warmup 10 > "$log" 2>&1
     line=$(grep '^cuda time' "$log")
     dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
     rate=$(sed -n 's/.*(\([0-9.]*\) G path-cell.*/\1/p' <<< "$line")
     e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
     wall=$(sed -n 's/.*median \([0-9.]*\) ms (wall clock).*/\1/p' <<< "$line")
-    summary+=("bench $size D=$d paths=$paths p2=$p2|device $dev ms ($rate G/s), host e2e $e2e ms (events), $wall ms (wall)")
+    stages=$(sed -n 's/cuda stages (device memory, medians): //p' "$log")
+    summary+=("bench $size D=$d paths=$paths p2=$p2 cv=$cv|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall); $stages")
     grep -E '^cuda:|^accuracy' "$log" | head -2
   done
+fi
+
+if [[ " $STEPS " == *" profile "* ]]; then
+  # the kernels of one 1920x1080 frame with 128 disparities, by Nsight Compute
+  NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+  timeout 300 "$NCU" --launch-count 6 --metrics \
+gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+sm__warps_active.avg.pct_of_peak_sustained_active,\
+smsp__issue_active.avg.pct_of_peak_sustained_active,\
+dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread \
+    "$BIN/sd-bench" --synthetic 1920x1080 --backend cuda --num-disparities 128 \
+    --repeat 1 --warmup 0 > "$LOGS/ncu.log" 2>&1
+  grep -E '^  [a-z_]+|gpu__time|sm__throughput|dram__throughput|warps_active|issue_active|dram__bytes|registers' "$LOGS/ncu.log" | head -80
 fi
 
 mkdir -p "$OUT"
@@ -92,5 +123,5 @@ tar -czf "$OUT/logs.tar.gz" -C "$LOGS" .
 echo
 echo "==== summary ===="
 for s in "${summary[@]}"; do
-  printf '%-42s %s\n' "${s%%|*}" "${s#*|}"
+  printf '%-44s %s\n' "${s%%|*}" "${s#*|}"
 done

@@ -1,0 +1,589 @@
+/* Hierarchical belief propagation on the GPU (algorithm=hbp).
+ *
+ * The CPU reference (common/cpu/hbp.c, bp.c) fixes every float operation and
+ * its order; the kernels repeat them with explicit round-to-nearest
+ * intrinsics so that nvcc cannot fuse a multiply and an add into one
+ * rounding the CPU does not have.  With float messages most pixels then come
+ * out bit-identical; the rest differ where expf/the compilers' constant
+ * folding does (see tests/cuda).
+ *
+ * Layout: every array of a level is (row, disparity, column), so a warp
+ * reading one disparity of neighbouring pixels reads one contiguous run.
+ * One workspace holds the float images, the data costs of all levels and the
+ * four message arrays of all levels (float or half); messages are stored at
+ * their sender, as on the CPU.
+ *
+ * A message is computed by G lanes together, each holding DPT disparities
+ * in registers (G * DPT >= D).  The passes that are sequential on the CPU
+ * (the forward and backward passes of the min-convolution, and the sum for
+ * the mean) stay sequential: lane g continues where lane g - 1 stopped,
+ * handed over with a shuffle, so the float results match the CPU's. */
+#include <cuda_fp16.h>
+
+#include "sd-cuda-hbp.h"
+
+#define DPT 16                  /* disparities per lane */
+#define FULL_MASK 0xffffffffu
+#define BLOCK 128
+
+__device__ __forceinline__ float
+load_msg (const float *p)
+{
+  return *p;
+}
+
+__device__ __forceinline__ float
+load_msg (const __half * p)
+{
+  return __half2float (*p);
+}
+
+__device__ __forceinline__ void
+store_msg (float *p, float v)
+{
+  *p = v;
+}
+
+__device__ __forceinline__ void
+store_msg (__half * p, float v)
+{
+  *p = __float2half_rn (v);
+}
+
+typedef struct
+{
+  float tap[SD_GAUSSIAN_MAX_RADIUS + 1];
+  int radius;
+} GaussianTaps;
+
+/* --- images and data costs --------------------------------------------- */
+
+/* along x: both images at once (blockIdx.z picks one); radius 0 = copy */
+__global__ void
+gaussian_x_kernel (const uint8_t * src, float *dst, int w, int h,
+    GaussianTaps g)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= w)
+    return;
+  const size_t plane = (size_t) blockIdx.z * w * h;
+  const uint8_t *row = src + plane + (size_t) y * w;
+  float sum = g.radius ? __fmul_rn (g.tap[0], (float) row[x]) :
+      (float) row[x];
+  for (int i = 1; i <= g.radius; i++) {
+    const int a = row[min (max (x - i, 0), w - 1)];
+    const int b = row[min (max (x + i, 0), w - 1)];
+    sum = __fadd_rn (sum, __fmul_rn (g.tap[i], (float) (a + b)));
+  }
+  dst[plane + (size_t) y * w + x] = sum;
+}
+
+__global__ void
+gaussian_y_kernel (const float *src, float *dst, int w, int h,
+    GaussianTaps g)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= w)
+    return;
+  const size_t plane = (size_t) blockIdx.z * w * h;
+  float sum = __fmul_rn (g.tap[0], src[plane + (size_t) y * w + x]);
+  for (int i = 1; i <= g.radius; i++) {
+    const float a = src[plane + (size_t) min (max (y - i, 0), h - 1) * w + x];
+    const float b = src[plane + (size_t) min (max (y + i, 0), h - 1) * w + x];
+    sum = __fadd_rn (sum, __fmul_rn (g.tap[i], __fadd_rn (a, b)));
+  }
+  dst[plane + (size_t) y * w + x] = sum;
+}
+
+__global__ void
+data_cost_kernel (const float *left, const float *right, float *cost, int w,
+    int h, int D, int min_disparity, float weight, float trunc)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= w)
+    return;
+  const float l = left[(size_t) y * w + x];
+  for (int k = 0; k < D; k++) {
+    /* a match left of the right image reads its edge pixel */
+    const int xr = min (max (x - min_disparity - k, 0), w - 1);
+    const float diff = fabsf (__fsub_rn (l, right[(size_t) y * w + xr]));
+    cost[((size_t) y * D + k) * w + x] = __fmul_rn (weight, fminf (diff,
+            trunc));
+  }
+}
+
+/* a coarse pixel's cost is the sum of its children, row by row */
+__global__ void
+sum_up_kernel (const float *fine, float *coarse, int fw, int fh, int cw,
+    int D)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= cw)
+    return;
+  for (int k = 0; k < D; k++) {
+    float acc = 0.0f;
+    for (int j = 0; j < 2; j++)
+      for (int i = 0; i < 2; i++) {
+        const int fx = 2 * x + i, fy = 2 * y + j;
+        if (fx < fw && fy < fh)
+          acc = __fadd_rn (acc, fine[((size_t) fy * D + k) * fw + fx]);
+      }
+    coarse[((size_t) y * D + k) * cw + x] = acc;
+  }
+}
+
+/* --- messages ------------------------------------------------------------ */
+
+template < typename T > struct Messages
+{
+  T *up, *down, *left, *right;
+};
+
+template < typename T > __global__ void
+copy_down_kernel (Messages < T > coarse, Messages < T > fine, int cw, int fw,
+    int D)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= fw)
+    return;
+  for (int k = 0; k < D; k++) {
+    const size_t from = ((size_t) (y / 2) * D + k) * cw + x / 2;
+    const size_t to = ((size_t) y * D + k) * fw + x;
+    fine.up[to] = coarse.up[from];
+    fine.down[to] = coarse.down[from];
+    fine.left[to] = coarse.left[from];
+    fine.right[to] = coarse.right[from];
+  }
+}
+
+/* The message of sd_bp_message() from h, by the G lanes of one pixel (lane
+ * g holds disparities g * DPT ..).  Every lane of the warp must call it. */
+template < int G > __device__ __forceinline__ void
+bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
+{
+  const int k0 = g * DPT;
+  float lowest = INFINITY;
+#pragma unroll
+  for (int j = 0; j < DPT; j++)
+    if (k0 + j < D)
+      lowest = fminf (lowest, h[j]);
+#pragma unroll
+  for (int off = G / 2; off > 0; off /= 2)
+    lowest = fminf (lowest, __shfl_xor_sync (FULL_MASK, lowest, off, G));
+
+  /* forward pass: h[k] = min(h[k], h[k-1] + 1), lane after lane */
+  float prev = 0.0f;
+#pragma unroll
+  for (int ph = 0; ph < G; ph++) {
+    if (g == ph) {
+#pragma unroll
+      for (int j = 0; j < DPT; j++) {
+        const int k = k0 + j;
+        if (k < D) {
+          if (k > 0)
+            h[j] = fminf (h[j], __fadd_rn (prev, 1.0f));
+          prev = h[j];
+        }
+      }
+    }
+    if (G > 1) {
+      const float passed = __shfl_sync (FULL_MASK, prev, ph, G);
+      if (g == ph + 1)
+        prev = passed;
+    }
+  }
+  /* backward pass: h[k] = min(h[k], h[k+1] + 1), last lane first */
+  float next = 0.0f;
+#pragma unroll
+  for (int ph = G - 1; ph >= 0; ph--) {
+    if (g == ph) {
+#pragma unroll
+      for (int j = DPT - 1; j >= 0; j--) {
+        const int k = k0 + j;
+        if (k < D) {
+          if (k < D - 1)
+            h[j] = fminf (h[j], __fadd_rn (next, 1.0f));
+          next = h[j];
+        }
+      }
+    }
+    if (G > 1) {
+      const float passed = __shfl_sync (FULL_MASK, next, ph, G);
+      if (g == ph - 1)
+        next = passed;
+    }
+  }
+  /* truncation and the running sum, in the CPU's order */
+  const float cap = __fadd_rn (lowest, disc_trunc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int ph = 0; ph < G; ph++) {
+    if (g == ph) {
+#pragma unroll
+      for (int j = 0; j < DPT; j++) {
+        if (k0 + j < D) {
+          h[j] = fminf (h[j], cap);
+          sum = __fadd_rn (sum, h[j]);
+        }
+      }
+    }
+    if (G > 1) {
+      const float passed = __shfl_sync (FULL_MASK, sum, ph, G);
+      if (g == ph + 1)
+        sum = passed;
+    }
+  }
+  if (G > 1)
+    sum = __shfl_sync (FULL_MASK, sum, G - 1, G);
+  const float mean = __fdiv_rn (sum, (float) D);
+#pragma unroll
+  for (int j = 0; j < DPT; j++)
+    h[j] = __fsub_rn (h[j], mean);
+}
+
+/* h = data + the incoming messages that are present, in the given order */
+__device__ __forceinline__ void
+gather (float (&h)[DPT], const float (&data)[DPT], const float (&a)[DPT],
+    bool has_a, const float (&b)[DPT], bool has_b, const float (&c)[DPT],
+    bool has_c)
+{
+#pragma unroll
+  for (int j = 0; j < DPT; j++) {
+    float v = data[j];
+    if (has_a)
+      v = __fadd_rn (v, a[j]);
+    if (has_b)
+      v = __fadd_rn (v, b[j]);
+    if (has_c)
+      v = __fadd_rn (v, c[j]);
+    h[j] = v;
+  }
+}
+
+template < typename T > __device__ __forceinline__ void
+load_vector (float (&v)[DPT], const T * base, size_t stride, int k0, int D,
+    bool present)
+{
+#pragma unroll
+  for (int j = 0; j < DPT; j++)
+    v[j] = present && k0 + j < D ? load_msg (base + (size_t) (k0 + j) *
+        stride) : 0.0f;
+}
+
+template < typename T > __device__ __forceinline__ void
+store_vector (const float (&v)[DPT], T * base, size_t stride, int k0, int D,
+    bool present)
+{
+  if (!present)
+    return;
+#pragma unroll
+  for (int j = 0; j < DPT; j++)
+    if (k0 + j < D)
+      store_msg (base + (size_t) (k0 + j) * stride, v[j]);
+}
+
+/* One checkerboard half-step: the pixels with x + y + parity even send.
+ * Groups of G lanes take one pixel each. */
+template < typename T, int G > __global__ void __launch_bounds__ (BLOCK)
+update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
+    int parity, float disc_trunc)
+{
+  const int g = threadIdx.x % G;
+  const int i = (blockIdx.x * BLOCK + threadIdx.x) / G;
+  const int y = blockIdx.y;
+  const int x = 2 * i + ((y + parity) & 1);
+  const bool active = x < w;
+  const int k0 = g * DPT;
+  const size_t stride = w;      /* from one disparity to the next */
+  const size_t at = (size_t) y * D * w + x;
+
+  const bool below = active && y + 1 < h, above = active && y > 0;
+  const bool right = active && x + 1 < w, left = active && x > 0;
+  float data[DPT], from_below[DPT], from_above[DPT], from_right[DPT],
+      from_left[DPT], msg[DPT];
+#pragma unroll
+  for (int j = 0; j < DPT; j++)
+    data[j] = active && k0 + j < D ? data_cost[at + (size_t) (k0 + j) *
+        stride] : 0.0f;
+  load_vector (from_below, m.up + at + (size_t) D * w, stride, k0, D, below);
+  load_vector (from_above, m.down + at - (size_t) D * w, stride, k0, D,
+      above);
+  load_vector (from_right, m.left + at + 1, stride, k0, D, right);
+  load_vector (from_left, m.right + at - 1, stride, k0, D, left);
+
+  /* each outgoing message leaves out what came from its receiver; all lanes
+   * compute all four (the shuffles need them), the ones with a receiver
+   * store */
+  gather (msg, data, from_below, below, from_right, right, from_left, left);
+  bp_message < G > (msg, g, D, disc_trunc);
+  store_vector (msg, m.up + at, stride, k0, D, above);
+
+  gather (msg, data, from_above, above, from_right, right, from_left, left);
+  bp_message < G > (msg, g, D, disc_trunc);
+  store_vector (msg, m.down + at, stride, k0, D, below);
+
+  gather (msg, data, from_below, below, from_above, above, from_right, right);
+  bp_message < G > (msg, g, D, disc_trunc);
+  store_vector (msg, m.left + at, stride, k0, D, left);
+
+  gather (msg, data, from_below, below, from_above, above, from_left, left);
+  bp_message < G > (msg, g, D, disc_trunc);
+  store_vector (msg, m.right + at, stride, k0, D, right);
+}
+
+/* belief = data + below + above + right + left, written over the data */
+template < typename T > __global__ void
+belief_kernel (float *data, Messages < T > m, int w, int h, int D)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= w)
+    return;
+  for (int k = 0; k < D; k++) {
+    const size_t at = ((size_t) y * D + k) * w + x;
+    float b = data[at];
+    if (y + 1 < h)
+      b = __fadd_rn (b, load_msg (m.up + at + (size_t) D * w));
+    if (y > 0)
+      b = __fadd_rn (b, load_msg (m.down + at - (size_t) D * w));
+    if (x + 1 < w)
+      b = __fadd_rn (b, load_msg (m.left + at + 1));
+    if (x > 0)
+      b = __fadd_rn (b, load_msg (m.right + at - 1));
+    data[at] = b;
+  }
+}
+
+/* --- read-out ------------------------------------------------------------- */
+
+__global__ void
+disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
+    int min_disparity, int subpixel)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (x >= w)
+    return;
+  if (x < min_disparity) {
+    disp[(size_t) y * w + x] = SD_DISP_INVALID;
+    return;
+  }
+  const float *b = belief + (size_t) y * D * w + x;
+  int best = 0;
+  float best_value = b[0];
+  for (int k = 1; k < D; k++) {
+    const float v = b[(size_t) k * w];
+    if (v < best_value) {
+      best_value = v;
+      best = k;
+    }
+  }
+  float d = (float) (min_disparity + best);
+  if (subpixel && best > 0 && best < D - 1) {
+    const float lo = b[(size_t) (best - 1) * w], hi = b[(size_t) (best + 1) *
+        w];
+    const float denom = __fsub_rn (__fadd_rn (lo, hi), __fmul_rn (2.0f,
+            best_value));
+    if (denom > 0)
+      d = __fadd_rn (d, __fdiv_rn (__fsub_rn (lo, hi), __fmul_rn (2.0f,
+                  denom)));
+  }
+  disp[(size_t) y * w + x] = (int16_t) __float2int_rn (__fmul_rn (d,
+          (float) SD_SUBPIXEL_SCALE));
+}
+
+__global__ void
+right_disparity_kernel (const float *belief, int16_t * right_disp, int w,
+    int h, int D, int min_disparity)
+{
+  const int xr = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y;
+  if (xr >= w)
+    return;
+  const int n = min (D, w - xr - min_disparity);
+  int best = -1;
+  float best_value = INFINITY;
+  for (int k = 0; k < n; k++) {
+    const float v = belief[((size_t) y * D + k) * w + xr + min_disparity + k];
+    if (v < best_value) {
+      best_value = v;
+      best = k;
+    }
+  }
+  right_disp[(size_t) y * w + xr] = best < 0 ? SD_DISP_INVALID :
+      (int16_t) (min_disparity + best);
+}
+
+/* --- the host side -------------------------------------------------------- */
+
+typedef struct
+{
+  int width, height;
+  size_t offset;                /* elements from the start of its array */
+} LevelGeometry;
+
+/* Level sizes and the offsets of each level in the all-levels arrays;
+ * returns the elements of one all-levels array. */
+static size_t
+level_geometry (const SdParams * p, int w, int h, LevelGeometry * lv,
+    int *n_levels)
+{
+  const int n = sd_params_bp_levels (p, w, h);
+  size_t total = 0;
+  for (int l = 0; l < n; l++) {
+    lv[l].width = w;
+    lv[l].height = h;
+    lv[l].offset = total;
+    total += (size_t) w * h * p->num_disparities;
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+  }
+  *n_levels = n;
+  return total;
+}
+
+static size_t
+message_bytes (const SdParams * p)
+{
+  return p->bp_precision == SD_BP_PRECISION_HALF ? sizeof (__half) :
+      sizeof (float);
+}
+
+size_t
+sd_cuda_hbp_workspace_bytes (const SdParams * p, int w, int h)
+{
+  LevelGeometry lv[SD_MAX_BP_LEVELS];
+  int n;
+  const size_t elements = level_geometry (p, w, h, lv, &n);
+  const size_t images = (size_t) 3 * w * h * sizeof (float);
+  return images + elements * sizeof (float) + 4 * elements *
+      message_bytes (p) + 4 * 256;
+}
+
+static dim3
+row_grid (int w, int h)
+{
+  return dim3 (sd_cuda_div_up (w, BLOCK), h);
+}
+
+template < typename T, int G > static cudaError_t
+run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
+    const LevelGeometry * lv, int n, cudaStream_t stream)
+{
+  const int D = p->num_disparities;
+  const float disc_trunc = sd_params_bp_disc_trunc (p);
+  for (int l = n - 1; l >= 0; l--) {
+    const int w = lv[l].width, h = lv[l].height;
+    Messages < T > m = { msg_base + lv[l].offset,
+      msg_base + elements + lv[l].offset,
+      msg_base + 2 * elements + lv[l].offset,
+      msg_base + 3 * elements + lv[l].offset
+    };
+    if (l == n - 1) {
+      const size_t bytes = (size_t) w * h * D * sizeof (T);
+      cudaMemsetAsync (m.up, 0, bytes, stream);
+      cudaMemsetAsync (m.down, 0, bytes, stream);
+      cudaMemsetAsync (m.left, 0, bytes, stream);
+      cudaMemsetAsync (m.right, 0, bytes, stream);
+    } else {
+      const int cw = lv[l + 1].width;
+      Messages < T > c = { msg_base + lv[l + 1].offset,
+        msg_base + elements + lv[l + 1].offset,
+        msg_base + 2 * elements + lv[l + 1].offset,
+        msg_base + 3 * elements + lv[l + 1].offset
+      };
+      copy_down_kernel < T > <<<row_grid (w, h), BLOCK, 0, stream>>> (c, m,
+          cw, w, D);
+    }
+    const int groups = BLOCK / G;
+    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, groups), h);
+    for (int t = 0; t < p->iterations; t++)
+      update_kernel < T, G > <<<grid, BLOCK, 0, stream>>> (data +
+          lv[l].offset, m, w, h, D, t & 1, disc_trunc);
+  }
+  Messages < T > m0 = { msg_base, msg_base + elements,
+    msg_base + 2 * elements, msg_base + 3 * elements
+  };
+  belief_kernel < T > <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
+      stream>>> (data, m0, lv[0].width, lv[0].height, D);
+  return cudaGetLastError ();
+}
+
+template < typename T > static cudaError_t
+run_levels_for_range (const SdParams * p, float *data, T * msg_base,
+    size_t elements, const LevelGeometry * lv, int n, cudaStream_t stream)
+{
+  const int D = p->num_disparities;
+  if (D <= DPT)
+    return run_levels < T, 1 > (p, data, msg_base, elements, lv, n, stream);
+  if (D <= 2 * DPT)
+    return run_levels < T, 2 > (p, data, msg_base, elements, lv, n, stream);
+  if (D <= 4 * DPT)
+    return run_levels < T, 4 > (p, data, msg_base, elements, lv, n, stream);
+  if (D <= 8 * DPT)
+    return run_levels < T, 8 > (p, data, msg_base, elements, lv, n, stream);
+  return run_levels < T, 16 > (p, data, msg_base, elements, lv, n, stream);
+}
+
+static uint8_t *
+align_256 (uint8_t * p)
+{
+  return (uint8_t *) (((uintptr_t) p + 255) & ~(uintptr_t) 255);
+}
+
+cudaError_t
+sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
+    int16_t * disp, int16_t * right_disp, int w, int h, cudaStream_t stream)
+{
+  const int D = p->num_disparities;
+  const size_t npix = (size_t) w * h;
+  LevelGeometry lv[SD_MAX_BP_LEVELS];
+  int n;
+  const size_t elements = level_geometry (p, w, h, lv, &n);
+  uint8_t *ws = (uint8_t *) workspace;
+  float *smooth = (float *) align_256 (ws);     /* left, right */
+  float *tmp = (float *) align_256 ((uint8_t *) (smooth + 2 * npix));
+  float *data = (float *) align_256 ((uint8_t *) (tmp + npix));
+  void *msgs = align_256 ((uint8_t *) (data + elements));
+
+  GaussianTaps taps;
+  taps.radius = 0;
+  if (p->sigma > 0)
+    taps.radius = sd_gaussian_kernel (p->sigma, taps.tap);
+  const dim3 grid2 (sd_cuda_div_up (w, BLOCK), h, 2);
+  if (taps.radius) {
+    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, tmp, w, h,
+        taps);
+    gaussian_y_kernel <<<grid2, BLOCK, 0, stream>>> (tmp, smooth, w, h,
+        taps);
+  } else {
+    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, smooth, w, h,
+        taps);
+  }
+  data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (smooth,
+      smooth + npix, data, w, h, D, p->min_disparity, p->data_weight,
+      p->data_trunc);
+  for (int l = 1; l < n; l++)
+    sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
+        stream>>> (data + lv[l - 1].offset, data + lv[l].offset,
+        lv[l - 1].width, lv[l - 1].height, lv[l].width, D);
+
+  cudaError_t e = p->bp_precision == SD_BP_PRECISION_HALF ?
+      run_levels_for_range < __half > (p, data, (__half *) msgs, elements, lv,
+      n, stream) :
+      run_levels_for_range < float >(p, data, (float *) msgs, elements, lv, n,
+      stream);
+  if (e != cudaSuccess)
+    return e;
+  disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data, disp, w, h,
+      D, p->min_disparity, p->subpixel);
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data,
+        right_disp, w, h, D, p->min_disparity);
+  return cudaGetLastError ();
+}

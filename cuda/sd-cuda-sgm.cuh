@@ -1,0 +1,184 @@
+/* What the aggregation (sd-cuda-sgm.cu) and winner-takes-all
+ * (sd-cuda-wta.cu) kernels share: the layout of the path volumes and the
+ * packed 16-bit arithmetic.
+ *
+ * Disparity slots: lane l of a warp holds disparity indices k = l + 32 j,
+ * j < DPL (slots per lane), two per 32-bit register (pair p holds j = 2p in
+ * its low half and j = 2p + 1 in its high half).  In a volume, a pixel has
+ * dp = 32 * DPL cells; lane l's DPL cells are contiguous, in slot order, so
+ * that a warp moves a pixel with one coalesced access. */
+#ifndef SD_CUDA_SGM_CUH
+#define SD_CUDA_SGM_CUH
+
+#include "sd-cuda-internal.h"
+
+#define SD_FULL_MASK 0xffffffffu
+#define SD_SENT 0x7000u         /* padded disparity slots: never a minimum */
+#define SD_SENT2 0x70007000u
+
+/* ---- packed 16-bit helpers ------------------------------------------- */
+
+__device__ __forceinline__ uint32_t
+sd_add16x2 (uint32_t a, uint32_t b)
+{
+#if __CUDA_ARCH__ >= 900
+  uint32_t r;
+  asm ("add.u16x2 %0, %1, %2;":"=r" (r):"r" (a), "r" (b));
+  return r;
+#else
+  return __vadd2 (a, b);
+#endif
+}
+
+__device__ __forceinline__ uint32_t
+sd_min16x2 (uint32_t a, uint32_t b)
+{
+#if __CUDA_ARCH__ >= 900
+  uint32_t r;
+  asm ("min.u16x2 %0, %1, %2;":"=r" (r):"r" (a), "r" (b));
+  return r;
+#else
+  return __vminu2 (a, b);
+#endif
+}
+
+__device__ __forceinline__ uint32_t
+sd_warp_min (uint32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync (SD_FULL_MASK, v);
+#else
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1)
+    v = min (v, __shfl_xor_sync (SD_FULL_MASK, v, o));
+  return v;
+#endif
+}
+
+/* Picks a register by a run-time index with masks, not an array index:
+ * nvcc turns "if (i == j) v = r[i]" into local memory. */
+__device__ __forceinline__ uint32_t
+sd_pick (uint32_t v, uint32_t candidate, bool take)
+{
+  const uint32_t m = 0u - (uint32_t) take;
+  return (v & ~m) | (candidate & m);
+}
+
+/* Slot j of a lane's packed registers. */
+template < int DPL > __device__ __forceinline__ uint32_t
+sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
+{
+  uint32_t v = 0;
+#pragma unroll
+  for (int i = 0; i < DPL; i++)
+    v = sd_pick (v, i & 1 ? s[i / 2] >> 16 : s[i / 2] & 0xffff, i == j);
+  return v;
+}
+
+/* ---- volume access ------------------------------------------------------- */
+
+/* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL
+ * bytes, 16-bit DPL halves (= the packed registers as they are). */
+template < int DPL > __device__ __forceinline__ void
+sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
+{
+  if (DPL == 1)
+    *p = (uint8_t) L[0];
+  else if (DPL == 2)
+    *(uint16_t *) p = (uint16_t) __byte_perm (L[0], 0, 0x0020);
+  else if (DPL == 4)
+    *(uint32_t *) p = __byte_perm (L[0], L[1 % ((DPL + 1) / 2)], 0x6420);
+  else
+    *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1 % ((DPL + 1) / 2)],
+            0x6420), __byte_perm (L[2 % ((DPL + 1) / 2)],
+            L[3 % ((DPL + 1) / 2)], 0x6420));
+}
+
+template < int DPL > struct SdBytes
+{
+  uint32_t w[(DPL + 3) / 4];
+};
+
+template < int DPL > __device__ __forceinline__ SdBytes < DPL >
+sd_load_u8 (const uint8_t * p)
+{
+  SdBytes < DPL > b;
+  if (DPL == 1)
+    b.w[0] = *p;
+  else if (DPL == 2)
+    b.w[0] = *(const uint16_t *) p;
+  else if (DPL == 4)
+    b.w[0] = *(const uint32_t *) p;
+  else {
+    const uint2 v = *(const uint2 *) p;
+    b.w[0] = v.x;
+    b.w[(DPL + 3) / 4 - 1] = v.y;
+  }
+  return b;
+}
+
+template < int DPL > __device__ __forceinline__ void
+sd_add_u8 (uint32_t (&s)[(DPL + 1) / 2], const SdBytes < DPL > &b)
+{
+#pragma unroll
+  for (int p = 0; p < (DPL + 1) / 2; p++)
+    s[p] = sd_add16x2 (s[p], __byte_perm (b.w[p / 2], 0,
+            p & 1 ? 0x4342 : 0x4140));
+}
+
+template < int DPL > struct SdHalves
+{
+  uint32_t w[(DPL + 1) / 2];
+};
+
+template < int DPL > __device__ __forceinline__ SdHalves < DPL >
+sd_load_u16 (const uint16_t * p)
+{
+  SdHalves < DPL > h;
+  if (DPL == 1)
+    h.w[0] = *p;
+  else if (DPL == 2)
+    h.w[0] = *(const uint32_t *) p;
+  else if (DPL == 4) {
+    const uint2 v = *(const uint2 *) p;
+    h.w[0] = v.x;
+    h.w[1 % ((DPL + 1) / 2)] = v.y;
+  } else {
+    const uint4 v = *(const uint4 *) p;
+    h.w[0] = v.x;
+    h.w[1 % ((DPL + 1) / 2)] = v.y;
+    h.w[2 % ((DPL + 1) / 2)] = v.z;
+    h.w[3 % ((DPL + 1) / 2)] = v.w;
+  }
+  return h;
+}
+
+template < int DPL > __device__ __forceinline__ void
+sd_store_u16 (uint16_t * p, const uint32_t (&s)[(DPL + 1) / 2])
+{
+  if (DPL == 1)
+    *p = (uint16_t) s[0];
+  else if (DPL == 2)
+    *(uint32_t *) p = s[0];
+  else if (DPL == 4)
+    *(uint2 *) p = make_uint2 (s[0], s[1 % ((DPL + 1) / 2)]);
+  else
+    *(uint4 *) p = make_uint4 (s[0], s[1 % ((DPL + 1) / 2)],
+        s[2 % ((DPL + 1) / 2)], s[3 % ((DPL + 1) / 2)]);
+}
+
+
+__device__ __forceinline__ int
+sd_div_round (int num, int den)
+{
+  const int q = (abs (num) + den / 2) / den;
+  return num >= 0 ? q : -q;
+}
+
+static inline int
+sd_slots_per_lane (int D)
+{
+  return D <= 32 ? 1 : D <= 64 ? 2 : D <= 128 ? 4 : 8;
+}
+
+#endif

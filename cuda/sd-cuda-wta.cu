@@ -1,0 +1,186 @@
+/* Winner-takes-all with the uniqueness test and subpixel refinement, and the
+ * right image's disparity, from the path volumes of sd-cuda-sgm.cu.
+ *
+ * A block takes a run of SD_WTA_TILE pixels of one row.  Each warp sums the
+ * paths of one pixel at a time (lanes = disparities, as in the
+ * aggregation), picks the winner with warp reductions, and leaves the sums
+ * in shared memory.  The right disparity of right pixel xr is the argmin
+ * over k of S(xr + dmin + k, k), a diagonal that crosses tiles: each tile
+ * contributes the minimum of its part as (sum << 8 | k), and atomicMin
+ * keeps the smallest, which is the reference's first minimum. */
+#include "sd-cuda-sgm.cuh"
+
+#define SD_WTA_TILE 64
+#define SD_WTA_WARPS 4
+
+typedef struct
+{
+  const uint8_t *volume;
+  size_t path_stride;
+  int16_t *disp;
+  uint32_t *right_key;
+  int width, height, D, dmin, dp;
+  int uniqueness, subpixel, lr;
+} SdWtaArgs;
+
+/* NS: 8-bit path volumes to add, or 0 for the 16-bit sum. */
+template < int DPL, int NS > __global__ void
+__launch_bounds__ (32 * SD_WTA_WARPS)
+sd_wta_kernel (const SdWtaArgs a)
+{
+  const int NP = (DPL + 1) / 2;
+  const int PITCH = NP * 32 + 1;        /* words per pixel: no bank conflicts */
+  extern __shared__ uint32_t tile[];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int x0 = blockIdx.x * SD_WTA_TILE, y = blockIdx.y;
+  const int w = a.width, D = a.D, dmin = a.dmin;
+  const size_t row = (size_t) y * w;
+  const int n = min (SD_WTA_TILE, w - x0);
+
+#pragma unroll 2
+  for (int i = warp; i < n; i += SD_WTA_WARPS) {
+    const int x = x0 + i;
+    const size_t cell = (row + x) * a.dp + lane * DPL;
+    uint32_t S[NP];
+    if (NS == 0) {
+      const SdHalves < DPL > h = sd_load_u16 < DPL > ((const uint16_t *)
+          a.volume + cell);
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        S[p] = h.w[p];
+    } else {
+      SdBytes < DPL > b[NS > 0 ? NS : 1];
+#pragma unroll
+      for (int s = 0; s < NS; s++)
+        b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        S[p] = 0;
+#pragma unroll
+      for (int s = 0; s < NS; s++)
+        sd_add_u8 < DPL > (S, b[s]);
+    }
+
+    /* the smallest sum, the smallest index on ties */
+    uint32_t keys[DPL], key = SD_FULL_MASK;
+#pragma unroll
+    for (int j = 0; j < DPL; j++) {
+      const int k = lane + 32 * j;
+      const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
+      keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
+      key = min (key, keys[j]);
+    }
+    key = sd_warp_min (key);
+    const int best = key & 0xff;
+    const int best_sum = key >> 8;
+    /* uniqueness: the smallest sum more than one index away */
+    uint32_t m2 = SD_FULL_MASK;
+#pragma unroll
+    for (int j = 0; j < DPL; j++) {
+      const int k = lane + 32 * j;
+      if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
+        m2 = min (m2, keys[j] >> 8);
+    }
+    m2 = sd_warp_min (m2);
+    const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
+    const int sl = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kl >> 5),
+        kl & 31);
+    const int sr = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kr >> 5),
+        kr & 31);
+    if (lane == 0) {
+      const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
+          || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
+      int value = (dmin + best) * SD_SUBPIXEL_SCALE;
+      if (a.subpixel && best > 0 && best < D - 1) {
+        const int denom = max (sl + sr - 2 * best_sum, 1);
+        value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
+      }
+      if (x < dmin || !unique)
+        value = SD_DISP_INVALID;
+      a.disp[row + x] = (int16_t) value;
+    }
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      tile[i * PITCH + p * 32 + lane] = S[p];
+  }
+  if (!a.lr)
+    return;
+  __syncthreads ();
+
+  /* right pixels with candidates x = xr + dmin + k in [x0, x0 + n) */
+  const int xr_lo = max (0, x0 - dmin - (D - 1));
+  const int xr_hi = x0 + n - 1 - dmin;
+  for (int xr = xr_lo + (int) threadIdx.x; xr <= xr_hi;
+      xr += 32 * SD_WTA_WARPS) {
+    const int k_lo = max (0, x0 - xr - dmin);
+    const int k_hi = min (D - 1, x0 + n - 1 - xr - dmin);
+    uint32_t best = SD_FULL_MASK;
+    for (int k = k_lo; k <= k_hi; k++) {
+      const int i = xr + dmin + k - x0;
+      const int j = k >> 5;
+      const uint32_t word = tile[i * PITCH + (j >> 1) * 32 + (k & 31)];
+      const uint32_t s = j & 1 ? word >> 16 : word & 0xffff;
+      best = min (best, s << 8 | (uint32_t) k);
+    }
+    if (k_lo <= k_hi)
+      atomicMin (&a.right_key[row + xr], best);
+  }
+}
+
+template < int DPL > static void
+sd_wta_launch (int ns, const SdWtaArgs & a, cudaStream_t stream)
+{
+  const int NP = (DPL + 1) / 2;
+  const size_t smem = (size_t) SD_WTA_TILE * (NP * 32 + 1) * 4;
+  const dim3 grid (sd_cuda_div_up (a.width, SD_WTA_TILE), a.height);
+  const dim3 block (32 * SD_WTA_WARPS);
+  if (ns == 0)
+    sd_wta_kernel < DPL, 0 > <<< grid, block, smem, stream >>> (a);
+  else if (ns == 4)
+    sd_wta_kernel < DPL, 4 > <<< grid, block, smem, stream >>> (a);
+  else
+    sd_wta_kernel < DPL, 8 > <<< grid, block, smem, stream >>> (a);
+}
+
+cudaError_t
+sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
+    cudaStream_t stream)
+{
+  SdWtaArgs a;
+  const int dpl = sd_slots_per_lane (p->num_disparities);
+  a.volume = (const uint8_t *) b->volume;
+  a.dp = 32 * dpl;
+  a.path_stride = (size_t) b->width * b->height * a.dp;
+  a.disp = b->disp;
+  a.right_key = b->right_key;
+  a.width = b->width;
+  a.height = b->height;
+  a.D = p->num_disparities;
+  a.dmin = p->min_disparity;
+  a.uniqueness = p->uniqueness;
+  a.subpixel = p->subpixel;
+  a.lr = p->lr_check != SD_LR_CHECK_OFF;
+  if (a.lr) {
+    /* no candidate: invalid; the tiles lower it with atomicMin */
+    cudaError_t e = cudaMemsetAsync (a.right_key, 0xff,
+        (size_t) a.width * a.height * sizeof (uint32_t), stream);
+    if (e != cudaSuccess)
+      return e;
+  }
+  const int ns = sd_cuda_sgm_uses_8bit (p) ? p->paths : 0;
+  switch (dpl) {
+    case 1:
+      sd_wta_launch < 1 > (ns, a, stream);
+      break;
+    case 2:
+      sd_wta_launch < 2 > (ns, a, stream);
+      break;
+    case 4:
+      sd_wta_launch < 4 > (ns, a, stream);
+      break;
+    default:
+      sd_wta_launch < 8 > (ns, a, stream);
+      break;
+  }
+  return cudaGetLastError ();
+}
