@@ -178,7 +178,7 @@ bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
 
   /* forward pass: h[k] = min(h[k], h[k-1] + 1), lane after lane */
   float prev = 0.0f;
-#pragma unroll
+#pragma unroll 1
   for (int ph = 0; ph < G; ph++) {
     if (g == ph) {
 #pragma unroll
@@ -199,7 +199,7 @@ bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
   }
   /* backward pass: h[k] = min(h[k], h[k+1] + 1), last lane first */
   float next = 0.0f;
-#pragma unroll
+#pragma unroll 1
   for (int ph = G - 1; ph >= 0; ph--) {
     if (g == ph) {
 #pragma unroll
@@ -221,7 +221,7 @@ bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
   /* truncation and the running sum, in the CPU's order */
   const float cap = __fadd_rn (lowest, disc_trunc);
   float sum = 0.0f;
-#pragma unroll
+#pragma unroll 1
   for (int ph = 0; ph < G; ph++) {
     if (g == ph) {
 #pragma unroll
@@ -246,33 +246,35 @@ bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
     h[j] = __fsub_rn (h[j], mean);
 }
 
-/* h = data + the incoming messages that are present, in the given order */
-__device__ __forceinline__ void
-gather (float (&h)[DPT], const float (&data)[DPT], const float (&a)[DPT],
-    bool has_a, const float (&b)[DPT], bool has_b, const float (&c)[DPT],
-    bool has_c)
+/* One incoming message: where it is and whether its sender exists. */
+template < typename T > struct Incoming
+{
+  const T *at;                  /* disparity 0; disparity k at at + k * w */
+  bool present;
+};
+
+/* h = data + the incoming messages that are present, added in the order
+ * given (the CPU's); they are read from memory, where the first of the four
+ * messages brought them into the cache, so that only data and h live in
+ * registers */
+template < typename T > __device__ __forceinline__ void
+gather (float (&h)[DPT], const float (&data)[DPT], Incoming < T > a,
+    Incoming < T > b, Incoming < T > c, size_t stride, int k0, int D)
 {
 #pragma unroll
   for (int j = 0; j < DPT; j++) {
     float v = data[j];
-    if (has_a)
-      v = __fadd_rn (v, a[j]);
-    if (has_b)
-      v = __fadd_rn (v, b[j]);
-    if (has_c)
-      v = __fadd_rn (v, c[j]);
+    if (k0 + j < D) {
+      const size_t off = (size_t) (k0 + j) * stride;
+      if (a.present)
+        v = __fadd_rn (v, load_msg (a.at + off));
+      if (b.present)
+        v = __fadd_rn (v, load_msg (b.at + off));
+      if (c.present)
+        v = __fadd_rn (v, load_msg (c.at + off));
+    }
     h[j] = v;
   }
-}
-
-template < typename T > __device__ __forceinline__ void
-load_vector (float (&v)[DPT], const T * base, size_t stride, int k0, int D,
-    bool present)
-{
-#pragma unroll
-  for (int j = 0; j < DPT; j++)
-    v[j] = present && k0 + j < D ? load_msg (base + (size_t) (k0 + j) *
-        stride) : 0.0f;
 }
 
 template < typename T > __device__ __forceinline__ void
@@ -302,38 +304,36 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
   const size_t stride = w;      /* from one disparity to the next */
   const size_t at = (size_t) y * D * w + x;
 
-  const bool below = active && y + 1 < h, above = active && y > 0;
-  const bool right = active && x + 1 < w, left = active && x > 0;
-  float data[DPT], from_below[DPT], from_above[DPT], from_right[DPT],
-      from_left[DPT], msg[DPT];
+  const Incoming < T > below = { m.up + at + (size_t) D * w, active
+        && y + 1 < h };
+  const Incoming < T > above = { m.down + at - (size_t) D * w, active
+        && y > 0 };
+  const Incoming < T > right = { m.left + at + 1, active && x + 1 < w };
+  const Incoming < T > left = { m.right + at - 1, active && x > 0 };
+  float data[DPT], msg[DPT];
 #pragma unroll
   for (int j = 0; j < DPT; j++)
     data[j] = active && k0 + j < D ? data_cost[at + (size_t) (k0 + j) *
         stride] : 0.0f;
-  load_vector (from_below, m.up + at + (size_t) D * w, stride, k0, D, below);
-  load_vector (from_above, m.down + at - (size_t) D * w, stride, k0, D,
-      above);
-  load_vector (from_right, m.left + at + 1, stride, k0, D, right);
-  load_vector (from_left, m.right + at - 1, stride, k0, D, left);
 
   /* each outgoing message leaves out what came from its receiver; all lanes
    * compute all four (the shuffles need them), the ones with a receiver
    * store */
-  gather (msg, data, from_below, below, from_right, right, from_left, left);
+  gather (msg, data, below, right, left, stride, k0, D);
   bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.up + at, stride, k0, D, above);
+  store_vector (msg, m.up + at, stride, k0, D, above.present);
 
-  gather (msg, data, from_above, above, from_right, right, from_left, left);
+  gather (msg, data, above, right, left, stride, k0, D);
   bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.down + at, stride, k0, D, below);
+  store_vector (msg, m.down + at, stride, k0, D, below.present);
 
-  gather (msg, data, from_below, below, from_above, above, from_right, right);
+  gather (msg, data, below, above, right, stride, k0, D);
   bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.left + at, stride, k0, D, left);
+  store_vector (msg, m.left + at, stride, k0, D, left.present);
 
-  gather (msg, data, from_below, below, from_above, above, from_left, left);
+  gather (msg, data, below, above, left, stride, k0, D);
   bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.right + at, stride, k0, D, right);
+  store_vector (msg, m.right + at, stride, k0, D, right.present);
 }
 
 /* belief = data + below + above + right + left, written over the data */
@@ -397,8 +397,10 @@ disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
           (float) SD_SUBPIXEL_SCALE));
 }
 
+/* the right view's best k in sd_cuda_refine's key form (k in the low
+ * byte; all ones for none) */
 __global__ void
-right_disparity_kernel (const float *belief, int16_t * right_disp, int w,
+right_disparity_kernel (const float *belief, uint32_t * right_key, int w,
     int h, int D, int min_disparity)
 {
   const int xr = blockIdx.x * blockDim.x + threadIdx.x;
@@ -415,8 +417,7 @@ right_disparity_kernel (const float *belief, int16_t * right_disp, int w,
       best = k;
     }
   }
-  right_disp[(size_t) y * w + xr] = best < 0 ? SD_DISP_INVALID :
-      (int16_t) (min_disparity + best);
+  right_key[(size_t) y * w + xr] = best < 0 ? 0xffffffffu : (uint32_t) best;
 }
 
 /* --- the host side -------------------------------------------------------- */
@@ -538,7 +539,7 @@ align_256 (uint8_t * p)
 
 cudaError_t
 sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
-    int16_t * disp, int16_t * right_disp, int w, int h, cudaStream_t stream)
+    int16_t * disp, uint32_t * right_key, int w, int h, cudaStream_t stream)
 {
   const int D = p->num_disparities;
   const size_t npix = (size_t) w * h;
@@ -584,6 +585,6 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
       D, p->min_disparity, p->subpixel);
   if (p->lr_check != SD_LR_CHECK_OFF)
     right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data,
-        right_disp, w, h, D, p->min_disparity);
+        right_key, w, h, D, p->min_disparity);
   return cudaGetLastError ();
 }

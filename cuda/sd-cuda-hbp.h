@@ -10,9 +10,9 @@ size_t sd_cuda_hbp_workspace_bytes (const SdParams * params, int w, int h);
 
 /* images: two packed GRAY8 planes (left, then right; prefiltered).  Writes
  * disp (16 * d or SD_DISP_INVALID) and, when params->lr_check is on,
- * right_disp (integer).  Only enqueues on stream. */
+ * right_key (sd_cuda_refine's form).  Only enqueues on stream. */
 cudaError_t sd_cuda_hbp (const SdParams * params, const uint8_t * images,
-    void *workspace, int16_t * disp, int16_t * right_disp, int w, int h,
+    void *workspace, int16_t * disp, uint32_t * right_key, int w, int h,
     cudaStream_t stream);
 
 #endif

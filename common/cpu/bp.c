@@ -7,6 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+int
+sd_gaussian_kernel (float sigma, float kernel[SD_GAUSSIAN_MAX_RADIUS + 1])
+{
+  /* a normalised kernel of radius ceil(4 sigma) */
+  const int r = (int) ceilf (4 * sigma);
+  float total = 0;
+  for (int i = 0; i <= r; i++) {
+    kernel[i] = expf (-0.5f * (i / sigma) * (i / sigma));
+    total += i ? 2 * kernel[i] : kernel[i];
+  }
+  for (int i = 0; i <= r; i++)
+    kernel[i] /= total;
+  return r;
+}
+
 void
 sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
     int height, float sigma)
@@ -17,16 +32,9 @@ sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
       dst[i] = src[i];
     return;
   }
-  /* a normalised kernel of radius ceil(4 sigma), applied along x then y */
-  const int r = (int) ceilf (4 * sigma);
-  float kernel[41];
-  float total = 0;
-  for (int i = 0; i <= r; i++) {
-    kernel[i] = expf (-0.5f * (i / sigma) * (i / sigma));
-    total += i ? 2 * kernel[i] : kernel[i];
-  }
-  for (int i = 0; i <= r; i++)
-    kernel[i] /= total;
+  /* applied along x, then y */
+  float kernel[SD_GAUSSIAN_MAX_RADIUS + 1];
+  const int r = sd_gaussian_kernel (sigma, kernel);
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const uint8_t *row = src + (size_t) y * width;

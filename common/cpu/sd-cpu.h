@@ -78,6 +78,10 @@ void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
  * of the two valid values that bound it, or the one bound that exists. */
 void sd_cpu_fill_holes (int16_t * disp, int width, int height);
 /* bp.c: pieces shared by the belief propagation methods */
+#define SD_GAUSSIAN_MAX_RADIUS 40       /* ceil (4 * the largest sigma) */
+/* Fills the normalised taps kernel[0 .. radius] of a Gaussian of sigma > 0
+ * and returns the radius, ceil(4 sigma). */
+int sd_gaussian_kernel (float sigma, float kernel[SD_GAUSSIAN_MAX_RADIUS + 1]);
 /* The image as float, smoothed with a Gaussian of sigma when sigma > 0
  * (radius ceil(4 sigma), edges clamped); tmp holds width * height floats. */
 void sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
