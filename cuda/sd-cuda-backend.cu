@@ -14,7 +14,10 @@
 #include "sd-cuda.h"
 #include "sd-cuda-internal.h"
 
-#define SD_CUDA_COST_VOLUME_DEFAULT false
+/* Store the matching costs once for more than 128 disparities (measured on
+ * an H100, docs/performance.md): computing them in every path costs more
+ * instructions than the extra byte per cell and path costs bandwidth. */
+#define SD_CUDA_COST_VOLUME_DEFAULT(D) ((D) > 128)
 
 struct SdCudaPipeline
 {
@@ -27,6 +30,7 @@ struct SdCudaPipeline
 
   bool use_cost_volume;         /* store the matching costs once (else
                                  * each path computes them) */
+  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 or 1 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -102,6 +106,8 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
 {
   const size_t n = (size_t) w * h;
   const size_t volume = sd_cuda_sgm_volume_bytes (p, w, h);
+  s->use_cost_volume = s->cost_volume_env >= 0 ? s->cost_volume_env :
+      SD_CUDA_COST_VOLUME_DEFAULT (p->num_disparities);
   size_t off = 0;
   const size_t o_raw = off;
   off += align_up (2 * n * 4);
@@ -361,7 +367,7 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->device = device_id;
   /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
   const char *cv = getenv ("SD_CUDA_COST_VOLUME");
-  s->use_cost_volume = cv ? *cv == '1' : SD_CUDA_COST_VOLUME_DEFAULT;
+  s->cost_volume_env = cv ? (*cv == '1' ? 1 : 0) : -1;
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
@@ -577,6 +583,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
   t->eight_bit = sd_cuda_sgm_uses_8bit (p);
+  t->cost_volume = s->use_cost_volume;
 
 done:
   cudaStreamSynchronize (s->stream);

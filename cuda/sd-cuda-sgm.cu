@@ -350,7 +350,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   uint16_t *vol16 = (uint16_t *) a.volume + ((size_t) y * w + x) * a.dp +
       lane * DPL;
 
-  /* reads go out two pixels ahead (a warp's steps are one dependency
+  /* reads go out several pixels ahead (a warp's steps are one dependency
    * chain); lx, lpix: the pixel of the next read, which stops at the end */
   struct In
   {
@@ -370,10 +370,14 @@ sd_sgm_path_kernel (const SdSgmArgs a)
       lold += vstep;
     }
   };
-  In in_a, in_b;
-  load (in_a);
-  load (in_b);
-  uint32_t g_prev = in_a.cost.guide;
+  /* a ring of RING reads in flight: the cost volume comes from device
+   * memory (hundreds of cycles), census rows mostly from the caches */
+  const int RING = SRC == SD_SRC_VOLUME ? 6 : 2;
+  In ring[RING];
+#pragma unroll
+  for (int r = 0; r < RING; r++)
+    load (ring[r]);
+  uint32_t g_prev = ring[0].cost.guide;
   auto body =[&](In & in) {
     uint32_t c[NP];
     sd_cost_compute < DPL, SRC > (a, in.cost, c);
@@ -398,10 +402,11 @@ sd_sgm_path_kernel (const SdSgmArgs a)
       vol16 += vstep;
     }
   };
-  for (int i = 0; i < len; i += 2) {
-    body (in_a);
-    if (i + 1 < len)
-      body (in_b);
+  for (int i = 0; i < len; i += RING) {
+#pragma unroll
+    for (int r = 0; r < RING; r++)
+      if (i + r < len)
+        body (ring[r]);
   }
 }
 

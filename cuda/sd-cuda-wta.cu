@@ -37,30 +37,39 @@ sd_wta_kernel (const SdWtaArgs a)
   const size_t row = (size_t) y * w;
   const int n = min (SD_WTA_TILE, w - x0);
 
-#pragma unroll 2
-  for (int i = warp; i < n; i += SD_WTA_WARPS) {
-    const int x = x0 + i;
-    const size_t cell = (row + x) * a.dp + lane * DPL;
-    uint32_t S[NP];
-    if (NS == 0) {
-      const SdHalves < DPL > h = sd_load_u16 < DPL > ((const uint16_t *)
-          a.volume + cell);
+  /* two pixels per warp and round: their reads are in flight together */
+  for (int i0 = warp; i0 < n; i0 += 2 * SD_WTA_WARPS) {
+    uint32_t S2[2][NP];
 #pragma unroll
-      for (int p = 0; p < NP; p++)
-        S[p] = h.w[p];
-    } else {
-      SdBytes < DPL > b[NS > 0 ? NS : 1];
+    for (int u = 0; u < 2; u++) {
+      const int i = min (i0 + u * SD_WTA_WARPS, n - 1);
+      const size_t cell = (row + x0 + i) * a.dp + lane * DPL;
+      if (NS == 0) {
+        const SdHalves < DPL > h = sd_load_u16 < DPL > ((const uint16_t *)
+            a.volume + cell);
 #pragma unroll
-      for (int s = 0; s < NS; s++)
-        b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+        for (int p = 0; p < NP; p++)
+          S2[u][p] = h.w[p];
+      } else {
+        SdBytes < DPL > b[NS > 0 ? NS : 1];
 #pragma unroll
-      for (int p = 0; p < NP; p++)
-        S[p] = 0;
+        for (int s = 0; s < NS; s++)
+          b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
 #pragma unroll
-      for (int s = 0; s < NS; s++)
-        sd_add_u8 < DPL > (S, b[s]);
+        for (int p = 0; p < NP; p++)
+          S2[u][p] = 0;
+#pragma unroll
+        for (int s = 0; s < NS; s++)
+          sd_add_u8 < DPL > (S2[u], b[s]);
+      }
     }
-
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+    const int i = i0 + u * SD_WTA_WARPS;
+    if (i >= n)
+      break;
+    const int x = x0 + i;
+    const uint32_t (&S)[NP] = S2[u];
     /* the smallest sum, the smallest index on ties */
     uint32_t keys[DPL], key = SD_FULL_MASK;
 #pragma unroll
@@ -102,6 +111,7 @@ sd_wta_kernel (const SdWtaArgs a)
 #pragma unroll
     for (int p = 0; p < NP; p++)
       tile[i * PITCH + p * 32 + lane] = S[p];
+    }
   }
   if (!a.lr)
     return;

@@ -48,6 +48,7 @@ typedef struct
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */
   int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
+  int cost_volume;              /* costs stored once (else computed per path) */
 } SdCudaTimings;
 
 SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,

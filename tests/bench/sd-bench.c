@@ -284,10 +284,11 @@ main (int argc, char **argv)
     printf ("cuda time: device memory in and out: median %.3f ms, min %.3f "
         "ms (%.2f G path-cell updates/s); host memory in and out: median "
         "%.3f ms, min %.3f ms (CUDA events), median %.3f ms (wall clock); "
-        "%d runs after %d warm-up runs; %s path volumes, %.0f MB\n",
+        "%d runs after %d warm-up runs; %s path volumes, %.0f MB; costs %s\n",
         t.device_median, t.device_min, updates / t.device_median * 1e-6,
         t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup,
-        t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
+        t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0,
+        t.cost_volume ? "stored once" : "computed per path");
     printf ("cuda stages (device memory, medians): census %.3f ms, paths "
         "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
         t.stage_median[0], t.stage_median[1], t.stage_median[2],
