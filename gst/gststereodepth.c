@@ -443,7 +443,7 @@ gst_stereo_depth_compute (GstStereoDepth * self, GstBuffer * left,
   SdPlane lp, rp, op;
   SdError err = { 0 };
   SdStatus status;
-  GstClockTime start, elapsed;
+  GstClockTime start, elapsed = 0;
 
   if (!gst_video_frame_map (&lf, &self->left_info, left, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
@@ -466,14 +466,16 @@ gst_stereo_depth_compute (GstStereoDepth * self, GstBuffer * left,
     return GST_FLOW_ERROR;
   }
 
-  /* the caps only allow formats of plane_formats */
-  gst_stereo_depth_plane (&lf, &lp);
-  gst_stereo_depth_plane (&rf, &rp);
-  gst_stereo_depth_plane (&of, &op);
-
-  start = gst_util_get_timestamp ();
-  status = sd_engine_process (self->engine, &lp, &rp, &op, &err);
-  elapsed = gst_util_get_timestamp () - start;
+  /* the pad templates only allow formats of plane_formats */
+  if (gst_stereo_depth_plane (&lf, &lp) && gst_stereo_depth_plane (&rf, &rp)
+      && gst_stereo_depth_plane (&of, &op)) {
+    start = gst_util_get_timestamp ();
+    status = sd_engine_process (self->engine, &lp, &rp, &op, &err);
+    elapsed = gst_util_get_timestamp () - start;
+  } else {
+    status = sd_error_set (&err, SD_ERROR_INVALID_ARGUMENT,
+        "the element has no plane layout for this video format");
+  }
 
   gst_video_frame_unmap (&of);
   gst_video_frame_unmap (&rf);
@@ -501,6 +503,15 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
   GstBuffer *out;
   GstFlowReturn ret;
 
+  if (GST_VIDEO_INFO_FORMAT (&self->left_info) == GST_VIDEO_FORMAT_UNKNOWN
+      || GST_VIDEO_INFO_FORMAT (&self->right_info) ==
+      GST_VIDEO_FORMAT_UNKNOWN) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("A frame arrived before the caps of its input (%s); upstream must "
+            "send caps first.", GST_VIDEO_INFO_FORMAT (&self->left_info) ==
+            GST_VIDEO_FORMAT_UNKNOWN ? "sink_left" : "sink_right"), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
   if (GST_VIDEO_INFO_WIDTH (&self->left_info) !=
       GST_VIDEO_INFO_WIDTH (&self->right_info)
       || GST_VIDEO_INFO_HEIGHT (&self->left_info) !=

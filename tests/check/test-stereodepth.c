@@ -191,6 +191,35 @@ GST_START_TEST (test_size_mismatch)
 
 GST_END_TEST;
 
+/* A frame without caps before it: an error that says so, not a crash. */
+GST_START_TEST (test_frame_before_caps)
+{
+  SdCheckPair p;
+  GstSegment segment;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (p.right, gst_event_new_stream_start ("right"));
+  gst_harness_push_event (p.right, gst_event_new_segment (&segment));
+  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.right, W, H, 0));
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "sink_right") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* Right timestamps jittered by up to a fifth of a frame: every frame pairs
  * with its partner, none is dropped, and output times are the left ones. */
 GST_START_TEST (test_pairing_jitter)
@@ -612,6 +641,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_caps_from_left);
   tcase_add_test (tc, test_size_mismatch);
+  tcase_add_test (tc, test_frame_before_caps);
   tcase_add_test (tc, test_pairing_jitter);
   tcase_add_test (tc, test_pairing_drops);
   tcase_add_test (tc, test_pairing_rates);
