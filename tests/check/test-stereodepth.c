@@ -62,6 +62,29 @@ get_u64 (SdCheckPair * p, const gchar * name)
   return v;
 }
 
+/* A pair with GRAY8 caps of the test size on both inputs. */
+static void
+start_gray (SdCheckPair * p, gboolean live)
+{
+  sd_check_pair_init (p, live);
+  sd_check_set_caps (p->left, "GRAY8", W, H);
+  sd_check_set_caps (p->right, "GRAY8", W, H);
+}
+
+/* Waits for the element's error message and returns its GError. */
+static GError *
+wait_error (SdCheckPair * p)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (p->bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  GError *err = NULL;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  gst_message_unref (msg);
+  return err;
+}
+
 /* Pulls the next output buffer and checks its time and content. */
 static void
 expect_output (SdCheckPair * p, GstClockTime pts, const guint16 * ref)
@@ -166,8 +189,7 @@ GST_END_TEST;
 GST_START_TEST (test_size_mismatch)
 {
   SdCheckPair p;
-  GstMessage *msg;
-  GError *err = NULL;
+  GError *err;
 
   sd_check_pair_init (&p, FALSE);
   sd_check_set_caps (p.left, "GRAY8", W, H);
@@ -177,15 +199,12 @@ GST_START_TEST (test_size_mismatch)
           sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, scene.right, W / 2, H,
               0)), GST_FLOW_OK);
 
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, NULL);
+  err = wait_error (&p);
   fail_unless (g_error_matches (err, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
   fail_unless (strstr (err->message, "64x48") != NULL, "%s", err->message);
   fail_unless (strstr (err->message, "32x48") != NULL, "%s", err->message);
   g_error_free (err);
-  gst_message_unref (msg);
   sd_check_pair_clear (&p);
 }
 
@@ -196,8 +215,7 @@ GST_START_TEST (test_frame_before_caps)
 {
   SdCheckPair p;
   GstSegment segment;
-  GstMessage *msg;
-  GError *err = NULL;
+  GError *err;
 
   sd_check_pair_init (&p, FALSE);
   sd_check_set_caps (p.left, "GRAY8", W, H);
@@ -207,14 +225,10 @@ GST_START_TEST (test_frame_before_caps)
   gst_harness_push_event (p.right, gst_event_new_segment (&segment));
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           scene.right, W, H, 0));
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, NULL);
+  err = wait_error (&p);
   fail_unless (strstr (err->message, "sink_right") != NULL, "%s",
       err->message);
   g_error_free (err);
-  gst_message_unref (msg);
   sd_check_pair_clear (&p);
 }
 
@@ -229,9 +243,7 @@ GST_START_TEST (test_pairing_jitter)
   SdCheckPair p;
   guint i;
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   for (i = 0; i < G_N_ELEMENTS (jitter_ms); i++) {
     push_left (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME);
     push_right (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME +
@@ -264,9 +276,7 @@ check_pairing (const guint * left_frames, guint n_left,
     for (j = 0; j < n_right; j++)
       common += left_frames[i] == right_frames[j];
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   while (li < n_left || ri < n_right) {
     if (li < n_left && (ri == n_right || left_frames[li] <= right_frames[ri]))
       push_left (&p, GST_VIDEO_FORMAT_GRAY8, left_frames[li++] * FRAME);
@@ -372,9 +382,7 @@ GST_START_TEST (test_eos_one_side)
   gboolean eos = FALSE;
   guint i;
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   for (i = 0; i < 3; i++) {
     push_left (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
     push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
@@ -405,9 +413,7 @@ GST_START_TEST (test_flush)
   guint32 seqnum = gst_util_seqnum_next ();
   gboolean flush_stop = FALSE;
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   expect_output (&p, 0, ref);
@@ -450,9 +456,7 @@ GST_START_TEST (test_renegotiate)
   GstCaps *caps;
   gint w;
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   buf = gst_harness_pull (p.left);
@@ -488,9 +492,7 @@ GST_START_TEST (test_properties_while_playing)
   SdCheckPair p;
   gint p1;
 
-  sd_check_pair_init (&p, FALSE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, FALSE);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   expect_output (&p, 0, ref);
@@ -535,9 +537,7 @@ GST_START_TEST (test_live_timeout)
   gboolean live;
   GstQuery *query;
 
-  sd_check_pair_init (&p, TRUE);
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
+  start_gray (&p, TRUE);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   fail_unless (gst_harness_crank_single_clock_wait (p.left));
   while (get_u64 (&p, "frames-dropped") == 0)
@@ -568,8 +568,7 @@ GST_START_TEST (test_backend_error)
   SdParams params;
   SdEngine *engine;
   SdCheckPair p;
-  GstMessage *msg;
-  GError *error = NULL;
+  GError *error;
 
   sd_check_params (&params);
   engine = sd_engine_new ("cuda", 0, &params, &err);
@@ -577,18 +576,14 @@ GST_START_TEST (test_backend_error)
     sd_engine_free (engine);
     return;                     /* CUDA works here: nothing to refuse */
   }
-  sd_check_pair_init (&p, FALSE);
+  /* the engine is created with the first pair, so this still counts */
+  start_gray (&p, FALSE);
   gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_parse_error (msg, &error, NULL);
+  error = wait_error (&p);
   fail_unless_equals_string (error->message, err.message);
   g_error_free (error);
-  gst_message_unref (msg);
   sd_check_pair_clear (&p);
 }
 
