@@ -14,10 +14,16 @@
 #include "sd-cuda.h"
 #include "sd-cuda-internal.h"
 
-/* Store the matching costs once for more than 128 disparities (measured on
- * an H100, docs/performance.md): computing them in every path costs more
- * instructions than the extra byte per cell and path costs bandwidth. */
-#define SD_CUDA_COST_VOLUME_DEFAULT(D) ((D) > 128)
+/* Where the paths get the 9x7 census costs (docs/performance.md): stored
+ * once and read by the diagonals, computed by the other directions, so that
+ * popcount-bound and bandwidth-bound warps share the GPU.  The cheaper
+ * costs (AD, 32-bit census) are computed in every path. */
+static int
+cost_volume_default (const SdParams * p)
+{
+  return p->cost == SD_COST_CENSUS && p->census_window == SD_CENSUS_9X7
+      && sd_cuda_sgm_uses_8bit (p) ? 2 : 0;
+}
 
 struct SdCudaPipeline
 {
@@ -30,7 +36,9 @@ struct SdCudaPipeline
 
   bool use_cost_volume;         /* store the matching costs once (else
                                  * each path computes them) */
-  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 or 1 */
+  int cost_volume_mode;         /* 0: none, 1: every path reads it, 2: the
+                                 * diagonals read it */
+  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0, 1, 2 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -106,8 +114,9 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
 {
   const size_t n = (size_t) w * h;
   const size_t volume = sd_cuda_sgm_volume_bytes (p, w, h);
-  s->use_cost_volume = s->cost_volume_env >= 0 ? s->cost_volume_env :
-      SD_CUDA_COST_VOLUME_DEFAULT (p->num_disparities);
+  s->cost_volume_mode = s->cost_volume_env >= 0 ? s->cost_volume_env :
+      cost_volume_default (p);
+  s->use_cost_volume = s->cost_volume_mode != 0;
   size_t off = 0;
   const size_t o_raw = off;
   off += align_up (2 * n * 4);
@@ -221,6 +230,7 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   b.guide = s->luma;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
+  b.mixed_sources = s->cost_volume_mode == 2;
   b.disp = s->disp;
   b.right_key = s->right_key;
   b.width = w;
@@ -367,7 +377,7 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->device = device_id;
   /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
   const char *cv = getenv ("SD_CUDA_COST_VOLUME");
-  s->cost_volume_env = cv ? (*cv == '1' ? 1 : 0) : -1;
+  s->cost_volume_env = cv && *cv >= '0' && *cv <= '2' ? *cv - '0' : -1;
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
@@ -583,7 +593,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
   t->eight_bit = sd_cuda_sgm_uses_8bit (p);
-  t->cost_volume = s->use_cost_volume;
+  t->cost_volume = s->cost_volume_mode;
 
 done:
   cudaStreamSynchronize (s->stream);

@@ -56,6 +56,8 @@ typedef struct
   void *volume;
   void *cost_volume;            /* NULL: costs computed on the fly; else
                                  * sd_cuda_cost_volume_bytes() of scratch */
+  int mixed_sources;            /* with cost_volume: only the diagonals
+                                 * read it */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */

@@ -1,10 +1,11 @@
 /* Semi-Global Matching on the GPU: the path aggregation.
  *
- * One warp sweeps one scanline of one direction; the lanes share the
- * disparities (see sd-cuda-sgm.cuh), two per register, so that Hopper's
- * 16x2 add/min instructions update two path cells at once.  The k - 1 and
- * k + 1 neighbours come from the lanes beside (one shuffle each way per
- * register), min over k of the previous cell is a warp reduction.
+ * A group of 16 or 32 lanes sweeps one scanline of one direction; the lanes
+ * share the disparities (see sd-cuda-sgm.cuh), two per register, so that
+ * Hopper's 16x2 add/min instructions update two path cells at once.  The
+ * k - 1 and k + 1 neighbours come from the lanes beside (one shuffle each
+ * way per register), min over k of the previous cell is a group
+ * reduction.
  *
  * The matching cost is computed where it is used, from the census
  * signatures (or the prefiltered pixels for AD): a stored cost volume would
@@ -43,6 +44,8 @@ typedef struct
   int cost_kind;
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
+  int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
+                                 * the cost volume */
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
    * direction dir[s] and write volume slot s */
   int n_segments;
@@ -81,6 +84,7 @@ enum
   SD_SRC_CENSUS64,              /* 9x7 census, computed here */
   SD_SRC_GENERIC,               /* 32-bit census or AD (a.cost_kind), here */
   SD_SRC_VOLUME,                /* an 8-bit cost volume (sd_cost_volume_kernel) */
+  SD_SRC_MIXED,                 /* per direction: the volume or 9x7 census */
 };
 
 /* What one path step reads besides the path state: the left pixel's census
@@ -103,56 +107,56 @@ sd_ld64 (const uint64_t * p)
   return v;
 }
 
-template < int DPL, int J > struct SdRightLoads
+template < int LANES, int J > struct SdRightLoads
 {
   static __device__ __forceinline__ void run (uint64_t * r,
       const uint64_t * p)
   {
-    SdRightLoads < DPL, J - 1 >::run (r, p);
-    r[J - 1] = sd_ld64 < -256 * (J - 1) > (p);
+    SdRightLoads < LANES, J - 1 >::run (r, p);
+    r[J - 1] = sd_ld64 < -8 * LANES * (J - 1) > (p);
   }
 };
 
-template < int DPL > struct SdRightLoads <DPL, 0 >
+template < int LANES > struct SdRightLoads <LANES, 0 >
 {
   static __device__ __forceinline__ void run (uint64_t *, const uint64_t *)
   {
   }
 };
 
-/* The cost inputs of pixel (x, pix = y * width + x).  Slot j matches right
- * pixel x - dmin - lane - 32 j, or the row's first pixel when that is left
- * of the image (the reference's edge rule). */
-template < int DPL, int SRC > __device__ __forceinline__ void
+/* The cost inputs of pixel (x, pix = y * width + x) for group lane g.  Slot
+ * j matches right pixel x - dmin - g - LANES j, or the row's first pixel
+ * when that is left of the image (the reference's edge rule). */
+template < int LANES, int DPL, int SRC > __device__ __forceinline__ void
 sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
-    int lane)
+    int g)
 {
   in.guide = a.guide[pix];
   if (SRC == SD_SRC_VOLUME) {
-    in.cost = sd_load_u8 < DPL > (a.cost + pix * a.dp + lane * DPL);
+    in.cost = sd_load_u8 < DPL > (a.cost + pix * a.dp + g * DPL);
     return;
   }
-  const int xr0 = x - a.dmin - lane;
-  /* away from the left edge (the common case, uniform over the warp)
+  const int xr0 = x - a.dmin - g;
+  /* away from the left edge (the common case, uniform over the group)
    * nothing is clamped and the slots' addresses differ by constants */
-  const bool all_in = x - a.dmin - (32 * DPL - 1) >= 0;
+  const bool all_in = x - a.dmin - (LANES * DPL - 1) >= 0;
   if (SRC == SD_SRC_CENSUS64 || a.cost_kind != SD_COST_KIND_AD) {
     in.left = a.census_left[pix];
     if (all_in) {
-      SdRightLoads < DPL, DPL >::run (in.right,
-          a.census_right + pix - a.dmin - lane);
+      SdRightLoads < LANES, DPL >::run (in.right,
+          a.census_right + pix - a.dmin - g);
     } else {
       const uint64_t *r = a.census_right + (pix - x);
 #pragma unroll
       for (int j = 0; j < DPL; j++)
-        in.right[j] = r[max (xr0 - 32 * j, 0)];
+        in.right[j] = r[max (xr0 - LANES * j, 0)];
     }
   } else {
     in.left = a.image_left[pix];
     const uint8_t *r = a.image_right + (pix - x);
 #pragma unroll
     for (int j = 0; j < DPL; j++)
-      in.right[j] = r[max (xr0 - 32 * j, 0)];
+      in.right[j] = r[max (xr0 - LANES * j, 0)];
   }
 }
 
@@ -195,59 +199,62 @@ sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in,
     c[p] = __byte_perm (v[2 * p], v[2 * p + 1], 0x5410);
 }
 
-/* The cost volume, for SD_SRC_VOLUME: one warp per pixel, the path
- * volumes' layout.  Costs are computed once instead of once per path, for
- * one more byte per cell and path moved. */
-template < int DPL, int SRC > __global__ void
+/* The cost volume, for SD_SRC_VOLUME: a group per pixel, the path volumes'
+ * layout.  Costs are computed once instead of once per path, for one more
+ * byte per cell and path moved. */
+#define SD_COST_PER_GROUP 16
+template < int LANES, int DPL, int SRC > __global__ void
 __launch_bounds__ (128)
 sd_cost_volume_kernel (const SdSgmArgs a)
 {
   const int lane = threadIdx.x & 31;
-  const int warp = blockIdx.x * 4 + (threadIdx.x >> 5);
-  const int per_warp = 16;
+  const int g = lane & (LANES - 1);
+  const int group = (blockIdx.x * 4 + (threadIdx.x >> 5)) * (32 / LANES) +
+      lane / LANES;
   const int w = a.width;
-  const int row_warps = (w + per_warp - 1) / per_warp;
-  const int y = warp / row_warps;
+  const int row_groups = (w + SD_COST_PER_GROUP - 1) / SD_COST_PER_GROUP;
+  const int y = group / row_groups;
   if (y >= a.height)
     return;
-  const int x0 = (warp % row_warps) * per_warp;
-  const int x1 = min (x0 + per_warp, w);
+  const int x0 = (group % row_groups) * SD_COST_PER_GROUP;
+  const int x1 = min (x0 + SD_COST_PER_GROUP, w);
   for (int x = x0; x < x1; x++) {
     const size_t pix = (size_t) y * w + x;
     SdCostIn < DPL > in;
-    sd_cost_load < DPL, SRC > (a, in, x, pix, lane);
+    sd_cost_load < LANES, DPL, SRC > (a, in, x, pix, g);
     uint32_t c[(DPL + 1) / 2];
     sd_cost_compute < DPL, SRC > (a, in, c);
-    sd_store_u8 < DPL > (a.volume_cost + pix * a.dp + lane * DPL, c);
+    sd_store_u8 < DPL > (a.volume_cost + pix * a.dp + g * DPL, c);
   }
 }
 
 /* ---- one path step ------------------------------------------------------- */
 
 /* L[k] = C[k] + min(P[k], P[k-1] + P1, P[k+1] + P1, minP + P2) - minP, on
- * the lane's packed registers; returns the new warp-wide minimum. */
-template < int DPL > __device__ __forceinline__ uint32_t
+ * the lane's packed registers; returns the new group-wide minimum. */
+template < int LANES, int DPL > __device__ __forceinline__ uint32_t
 sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
     const uint32_t (&c)[(DPL + 1) / 2], uint32_t p1x2, uint32_t p2,
-    const uint32_t (&keep)[(DPL + 1) / 2], int lane)
+    const uint32_t (&keep)[(DPL + 1) / 2], int g, uint32_t gmask)
 {
   const int NP = (DPL + 1) / 2;
   uint32_t rm[NP], rp[NP];
 #pragma unroll
   for (int p = 0; p < NP; p++) {
-    rm[p] = __shfl_sync (SD_FULL_MASK, P[p], (lane + 31) & 31);
-    rp[p] = __shfl_sync (SD_FULL_MASK, P[p], (lane + 1) & 31);
+    rm[p] = __shfl_sync (gmask, P[p], (g + LANES - 1) & (LANES - 1), LANES);
+    rp[p] = __shfl_sync (gmask, P[p], (g + 1) & (LANES - 1), LANES);
   }
   const uint32_t mp2 = (min_prev + p2) * 0x10001u;
   const uint32_t negm = ((0x10000u - min_prev) & 0xffffu) * 0x10001u;
   uint32_t lmin = SD_FULL_MASK;
 #pragma unroll
   for (int p = 0; p < NP; p++) {
-    /* lane 0's k - 1 and lane 31's k + 1 live in the other register of the
-     * pair: k = l + 64 p (low half) and l + 64 p + 32 (high half) */
-    const uint32_t km1 = lane == 0 ?
+    /* lane 0's k - 1 and the last lane's k + 1 live in the other register
+     * of the pair: k = g + 2 LANES p (low half), g + 2 LANES p + LANES
+     * (high half) */
+    const uint32_t km1 = g == 0 ?
         __byte_perm (p > 0 ? rm[p - 1] : SD_SENT2, rm[p], 0x5432) : rm[p];
-    const uint32_t kp1 = lane == 31 ?
+    const uint32_t kp1 = g == LANES - 1 ?
         __byte_perm (rp[p], p + 1 < NP ? rp[p + 1] : SD_SENT2, 0x5432) :
         rp[p];
     uint32_t t = __viaddmin_u16x2 (km1, p1x2, P[p]);
@@ -259,7 +266,7 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
     P[p] = L;
     lmin = sd_min16x2 (lmin, L);
   }
-  return sd_warp_min (min (lmin & 0xffff, lmin >> 16));
+  return sd_group_min < LANES > (min (lmin & 0xffff, lmin >> 16), gmask);
 }
 
 __device__ __forceinline__ uint32_t
@@ -273,24 +280,109 @@ sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
   return max (a.p1, a.p2 / step);
 }
 
-template < int DPL > __device__ __forceinline__ void
-sd_lane_masks (int D, int lane, uint32_t (&keep)[(DPL + 1) / 2])
+template < int LANES, int DPL > __device__ __forceinline__ void
+sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
 {
 #pragma unroll
   for (int p = 0; p < (DPL + 1) / 2; p++) {
-    const int k = lane + 64 * p;
-    keep[p] = (k < D ? 0xffffu : 0) | (k + 32 < D ? 0xffff0000u : 0);
+    const int k = g + 2 * LANES * p;
+    keep[p] = (k < D ? 0xffffu : 0) | (k + LANES < D ? 0xffff0000u : 0);
   }
 }
 
 /* ---- the kernel ------------------------------------------------------------ */
 
-template < int DPL, bool U8, int SRC > __global__ void
+/* One group's sweep of one line: len pixels from (x, y) by (dx, dy). */
+template < int LANES, int DPL, bool U8, int SRC > __device__ __forceinline__
+    void
+sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
+    int dy, int g, uint32_t gmask)
+{
+  const int NP = (DPL + 1) / 2;
+  const int w = a.width;
+  uint32_t keep[NP], P[NP];
+  sd_lane_masks < LANES, DPL > (a.D, g, keep);
+#pragma unroll
+  for (int p = 0; p < NP; p++)
+    P[p] = SD_SENT2 & ~keep[p]; /* zeros: the first step gives L = C */
+  uint32_t min_prev = 0;
+  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
+  const ptrdiff_t step = (ptrdiff_t) dy * w + dx;
+  const ptrdiff_t vstep = step * a.dp;
+  /* the cells of the pixel being stored */
+  uint8_t *vol8 = a.volume + (size_t) seg * a.path_stride +
+      ((size_t) y * w + x) * a.dp + g * DPL;
+  uint16_t *vol16 = (uint16_t *) a.volume + ((size_t) y * w + x) * a.dp +
+      g * DPL;
+
+  /* reads go out several pixels ahead (a group's steps are one dependency
+   * chain); lx, lpix: the pixel of the next read, which stops at the end */
+  struct In
+  {
+    SdCostIn < DPL > cost;
+    SdHalves < DPL > old;
+  };
+  int lx = x, loads = 0;
+  size_t lpix = (size_t) y * w + x;
+  const uint16_t *lold = vol16;
+  auto load =[&](In & in) {
+    sd_cost_load < LANES, DPL, SRC > (a, in.cost, lx, lpix, g);
+    if (!U8 && !a.first)
+      in.old = sd_load_u16 < DPL > (lold);
+    if (++loads < len) {
+      lx += dx;
+      lpix += step;
+      lold += vstep;
+    }
+  };
+  /* a ring of RING reads in flight: the cost volume comes from device
+   * memory (hundreds of cycles), census rows mostly from the caches */
+  const int RING = SRC == SD_SRC_VOLUME ? 6 : 2;
+  In ring[RING];
+#pragma unroll
+  for (int r = 0; r < RING; r++)
+    load (ring[r]);
+  uint32_t g_prev = ring[0].cost.guide;
+  auto body =[&](In & in) {
+    uint32_t c[NP];
+    sd_cost_compute < DPL, SRC > (a, in.cost, c);
+    const uint32_t gv = in.cost.guide;
+    const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
+    g_prev = gv;
+    SdHalves < DPL > old = in.old;
+    load (in);
+    min_prev = sd_path_step < LANES, DPL > (P, min_prev, c, p1x2, p2, keep,
+        g, gmask);
+    if (U8) {
+      sd_store_u8 < DPL > (vol8, P);
+      vol8 += vstep;
+    } else if (a.first) {
+      sd_store_u16 < DPL > (vol16, P);
+      vol16 += vstep;
+    } else {
+      uint32_t s[NP];
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        s[p] = sd_add16x2 (P[p], old.w[p]);
+      sd_store_u16 < DPL > (vol16, s);
+      vol16 += vstep;
+    }
+  };
+  for (int i = 0; i < len; i += RING) {
+#pragma unroll
+    for (int r = 0; r < RING; r++)
+      if (i + r < len)
+        body (ring[r]);
+  }
+}
+
+template < int LANES, int DPL, bool U8, int SRC > __global__ void
 __launch_bounds__ (32 * SD_SGM_WARPS)
 sd_sgm_path_kernel (const SdSgmArgs a)
 {
-  const int NP = (DPL + 1) / 2;
   const int lane = threadIdx.x & 31;
+  const int g = lane & (LANES - 1);
+  const uint32_t gmask = sd_group_mask < LANES > (lane);
   const int warp = threadIdx.x >> 5;
   int seg = 0;
 #pragma unroll
@@ -304,11 +396,14 @@ sd_sgm_path_kernel (const SdSgmArgs a)
       dir = a.dir[s];
       block0 = a.block0[s];
     }
-  const int line = ((int) blockIdx.x - block0) * SD_SGM_WARPS + warp;
+  const int line = (((int) blockIdx.x - block0) * SD_SGM_WARPS + warp) *
+      (32 / LANES) + lane / LANES;
   const int w = a.width, h = a.height;
   int dx, dy;
   sd_direction (dir, &dx, &dy);
-  /* where the line enters the image, and its length */
+  /* where the line enters the image, and its length; a group past the
+   * last line leaves (the other group of the warp goes on: every shuffle
+   * names only the lanes of its group) */
   int x, y, len;
   if (dy == 0) {
     if (line >= h)
@@ -335,78 +430,16 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     len = min (dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
   }
 
-  uint32_t keep[NP], P[NP];
-  sd_lane_masks < DPL > (a.D, lane, keep);
-#pragma unroll
-  for (int p = 0; p < NP; p++)
-    P[p] = SD_SENT2 & ~keep[p]; /* zeros: the first step gives L = C */
-  uint32_t min_prev = 0;
-  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  const ptrdiff_t step = (ptrdiff_t) dy * w + dx;
-  const ptrdiff_t vstep = step * a.dp;
-  /* the cells of the pixel being stored */
-  uint8_t *vol8 = a.volume + (size_t) seg * a.path_stride +
-      ((size_t) y * w + x) * a.dp + lane * DPL;
-  uint16_t *vol16 = (uint16_t *) a.volume + ((size_t) y * w + x) * a.dp +
-      lane * DPL;
-
-  /* reads go out several pixels ahead (a warp's steps are one dependency
-   * chain); lx, lpix: the pixel of the next read, which stops at the end */
-  struct In
-  {
-    SdCostIn < DPL > cost;
-    SdHalves < DPL > old;
-  };
-  int lx = x, loads = 0;
-  size_t lpix = (size_t) y * w + x;
-  const uint16_t *lold = vol16;
-  auto load =[&](In & in) {
-    sd_cost_load < DPL, SRC > (a, in.cost, lx, lpix, lane);
-    if (!U8 && !a.first)
-      in.old = sd_load_u16 < DPL > (lold);
-    if (++loads < len) {
-      lx += dx;
-      lpix += step;
-      lold += vstep;
-    }
-  };
-  /* a ring of RING reads in flight: the cost volume comes from device
-   * memory (hundreds of cycles), census rows mostly from the caches */
-  const int RING = SRC == SD_SRC_VOLUME ? 6 : 2;
-  In ring[RING];
-#pragma unroll
-  for (int r = 0; r < RING; r++)
-    load (ring[r]);
-  uint32_t g_prev = ring[0].cost.guide;
-  auto body =[&](In & in) {
-    uint32_t c[NP];
-    sd_cost_compute < DPL, SRC > (a, in.cost, c);
-    const uint32_t g = in.cost.guide;
-    const uint32_t p2 = sd_penalty2 (a, g, g_prev);
-    g_prev = g;
-    SdHalves < DPL > old = in.old;
-    load (in);
-    min_prev = sd_path_step < DPL > (P, min_prev, c, p1x2, p2, keep, lane);
-    if (U8) {
-      sd_store_u8 < DPL > (vol8, P);
-      vol8 += vstep;
-    } else if (a.first) {
-      sd_store_u16 < DPL > (vol16, P);
-      vol16 += vstep;
-    } else {
-      uint32_t s[NP];
-#pragma unroll
-      for (int p = 0; p < NP; p++)
-        s[p] = sd_add16x2 (P[p], old.w[p]);
-      sd_store_u16 < DPL > (vol16, s);
-      vol16 += vstep;
-    }
-  };
-  for (int i = 0; i < len; i += RING) {
-#pragma unroll
-    for (int r = 0; r < RING; r++)
-      if (i + r < len)
-        body (ring[r]);
+  if (SRC == SD_SRC_MIXED) {
+    if ((a.seg_volume >> seg) & 1)
+      sd_path_sweep < LANES, DPL, U8, SD_SRC_VOLUME > (a, seg, x, y, len, dx,
+          dy, g, gmask);
+    else
+      sd_path_sweep < LANES, DPL, U8, SD_SRC_CENSUS64 > (a, seg, x, y, len,
+          dx, dy, g, gmask);
+  } else {
+    sd_path_sweep < LANES, DPL, U8, SRC > (a, seg, x, y, len, dx, dy, g,
+        gmask);
   }
 }
 
@@ -421,8 +454,8 @@ sd_cuda_sgm_uses_8bit (const SdParams * p)
 size_t
 sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
 {
-  const size_t cells = (size_t) width * height * 32 *
-      sd_slots_per_lane (p->num_disparities);
+  const size_t cells = (size_t) width * height *
+      sd_sgm_cells_per_pixel (p->num_disparities);
   size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * p->paths : cells * 2;
   return (bytes + 255) & ~(size_t) 255;
 }
@@ -430,84 +463,69 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
 size_t
 sd_cuda_cost_volume_bytes (const SdParams * p, int width, int height)
 {
-  const size_t cells = (size_t) width * height * 32 *
-      sd_slots_per_lane (p->num_disparities);
+  const size_t cells = (size_t) width * height *
+      sd_sgm_cells_per_pixel (p->num_disparities);
   return (cells + 255) & ~(size_t) 255;
 }
 
-template < int DPL, int SRC > static void
+template < int LANES, int DPL, int SRC > static void
 sd_sgm_launch_src (bool u8, const SdSgmArgs & a, cudaStream_t stream)
 {
   const dim3 block (32 * SD_SGM_WARPS);
   const dim3 grid (a.block0[a.n_segments]);
   if (u8)
-    sd_sgm_path_kernel < DPL, true, SRC > <<< grid, block, 0, stream >>> (a);
+    sd_sgm_path_kernel < LANES, DPL, true, SRC > <<< grid, block, 0,
+        stream >>> (a);
   else
-    sd_sgm_path_kernel < DPL, false, SRC > <<< grid, block, 0, stream >>> (a);
+    sd_sgm_path_kernel < LANES, DPL, false, SRC > <<< grid, block, 0,
+        stream >>> (a);
 }
 
-template < int DPL > static void
-sd_sgm_launch (bool u8, int src, const SdSgmArgs & a, cudaStream_t stream)
+template < int LANES, int DPL > static void
+sd_sgm_launch (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
+    cudaStream_t stream)
 {
+  if (cost_volume) {
+    /* the cost volume's own kernel; src is where it gets its costs */
+    const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
+        SD_COST_PER_GROUP);
+    const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
+    if (src == SD_SRC_CENSUS64)
+      sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block,
+          0, stream >>> (a);
+    else
+      sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block,
+          0, stream >>> (a);
+    return;
+  }
   if (src == SD_SRC_CENSUS64)
-    sd_sgm_launch_src < DPL, SD_SRC_CENSUS64 > (u8, a, stream);
+    sd_sgm_launch_src < LANES, DPL, SD_SRC_CENSUS64 > (u8, a, stream);
+  else if (src == SD_SRC_MIXED)
+    sd_sgm_path_kernel < LANES, DPL, true, SD_SRC_MIXED > <<<
+        a.block0[a.n_segments], 32 * SD_SGM_WARPS, 0, stream >>> (a);
   else if (src == SD_SRC_GENERIC)
-    sd_sgm_launch_src < DPL, SD_SRC_GENERIC > (u8, a, stream);
+    sd_sgm_launch_src < LANES, DPL, SD_SRC_GENERIC > (u8, a, stream);
   else
-    sd_sgm_launch_src < DPL, SD_SRC_VOLUME > (u8, a, stream);
+    sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME > (u8, a, stream);
 }
 
-template < int DPL > static void
-sd_cost_volume_launch (int src, const SdSgmArgs & a, cudaStream_t stream)
+/* cost_volume: launch the cost volume's kernel instead of the paths'. */
+static void
+sd_sgm_dispatch (int D, bool u8, int src, bool cost_volume,
+    const SdSgmArgs & a, cudaStream_t stream)
 {
-  const int warps = a.height * ((a.width + 15) / 16);
-  const dim3 grid (sd_cuda_div_up (warps, 4)), block (128);
-  if (src == SD_SRC_CENSUS64)
-    sd_cost_volume_kernel < DPL, SD_SRC_CENSUS64 > <<< grid, block, 0,
-        stream >>> (a);
+  int lanes, dpl;
+  sd_sgm_layout (D, &lanes, &dpl);
+  if (lanes == 32)
+    sd_sgm_launch < 32, 8 > (u8, src, cost_volume, a, stream);
+  else if (dpl == 8)
+    sd_sgm_launch < 16, 8 > (u8, src, cost_volume, a, stream);
+  else if (dpl == 4)
+    sd_sgm_launch < 16, 4 > (u8, src, cost_volume, a, stream);
+  else if (dpl == 2)
+    sd_sgm_launch < 16, 2 > (u8, src, cost_volume, a, stream);
   else
-    sd_cost_volume_kernel < DPL, SD_SRC_GENERIC > <<< grid, block, 0,
-        stream >>> (a);
-}
-
-static void
-sd_sgm_dispatch (int dpl, bool u8, int src, const SdSgmArgs & a,
-    cudaStream_t stream)
-{
-  switch (dpl) {
-    case 1:
-      sd_sgm_launch < 1 > (u8, src, a, stream);
-      break;
-    case 2:
-      sd_sgm_launch < 2 > (u8, src, a, stream);
-      break;
-    case 4:
-      sd_sgm_launch < 4 > (u8, src, a, stream);
-      break;
-    default:
-      sd_sgm_launch < 8 > (u8, src, a, stream);
-      break;
-  }
-}
-
-static void
-sd_cost_volume_dispatch (int dpl, int src, const SdSgmArgs & a,
-    cudaStream_t stream)
-{
-  switch (dpl) {
-    case 1:
-      sd_cost_volume_launch < 1 > (src, a, stream);
-      break;
-    case 2:
-      sd_cost_volume_launch < 2 > (src, a, stream);
-      break;
-    case 4:
-      sd_cost_volume_launch < 4 > (src, a, stream);
-      break;
-    default:
-      sd_cost_volume_launch < 8 > (src, a, stream);
-      break;
-  }
+    sd_sgm_launch < 16, 1 > (u8, src, cost_volume, a, stream);
 }
 
 cudaError_t
@@ -518,7 +536,10 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   SdSgmArgs a;
   memset (&a, 0, sizeof (a));
   const int w = b->width, h = b->height;
-  const int dpl = sd_slots_per_lane (p->num_disparities);
+  const int D = p->num_disparities;
+  int lanes, dpl;
+  sd_sgm_layout (D, &lanes, &dpl);
+  const int lines_per_block = SD_SGM_WARPS * (32 / lanes);
   const bool u8 = sd_cuda_sgm_uses_8bit (p);
   a.census_left = b->census_left;
   a.census_right = b->census_right;
@@ -526,30 +547,41 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.image_right = b->image_right;
   a.guide = b->guide;
   a.volume = (uint8_t *) b->volume;
-  a.dp = 32 * dpl;
+  a.dp = lanes * dpl;
   a.path_stride = (size_t) w * h * a.dp;
   a.width = w;
   a.height = h;
-  a.D = p->num_disparities;
+  a.D = D;
   a.dmin = p->min_disparity;
   a.cost_kind = p->cost == SD_COST_AD ? SD_COST_KIND_AD :
       p->census_window == SD_CENSUS_9X7 ? SD_COST_KIND_CENSUS64 :
       SD_COST_KIND_CENSUS32;
-  /* where the paths get their costs */
+  a.p1 = p->p1;
+  a.p2 = p->p2;
+  a.adaptive = p->p2_adaptive;
+
+  /* where the paths get their costs: computed per path costs
+   * instructions (two popcounts a cell for the 9x7 census), a stored
+   * volume costs a byte a cell and path; mixed, the two kinds of
+   * direction run side by side in the one launch */
   int src = a.cost_kind == SD_COST_KIND_CENSUS64 ? SD_SRC_CENSUS64 :
       SD_SRC_GENERIC;
   if (b->cost_volume) {
     a.volume_cost = (uint8_t *) b->cost_volume;
-    sd_cost_volume_dispatch (dpl, src, a, stream);
+    sd_sgm_dispatch (D, u8, src, true, a, stream);
     cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
     a.cost = a.volume_cost;
-    src = SD_SRC_VOLUME;
+    if (b->mixed_sources && u8 && src == SD_SRC_CENSUS64) {
+      /* the diagonals read the volume; the horizontal and vertical
+       * directions (whose census reads the caches serve best) compute */
+      src = SD_SRC_MIXED;
+      a.seg_volume = 0xf0;
+    } else {
+      src = SD_SRC_VOLUME;
+    }
   }
-  a.p1 = p->p1;
-  a.p2 = p->p2;
-  a.adaptive = p->p2_adaptive;
 
   /* the horizontal directions have the longest lines: they go first in the
    * grid so that they start early */
@@ -560,11 +592,11 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       a.dir[i] = order[i];
       a.block0[i] = blocks;
       blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
-          SD_SGM_WARPS);
+          lines_per_block);
     }
     a.n_segments = p->paths;
     a.block0[a.n_segments] = blocks;
-    sd_sgm_dispatch (dpl, true, src, a, stream);
+    sd_sgm_dispatch (D, true, src, false, a, stream);
     return cudaGetLastError ();
   }
   a.n_segments = 1;
@@ -572,9 +604,9 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     a.dir[0] = order[i];
     a.block0[0] = 0;
     a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
-        SD_SGM_WARPS);
+        lines_per_block);
     a.first = i == 0;
-    sd_sgm_dispatch (dpl, false, src, a, stream);
+    sd_sgm_dispatch (D, false, src, false, a, stream);
     cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;

@@ -2,11 +2,15 @@
  * (sd-cuda-wta.cu) kernels share: the layout of the path volumes and the
  * packed 16-bit arithmetic.
  *
- * Disparity slots: lane l of a warp holds disparity indices k = l + 32 j,
- * j < DPL (slots per lane), two per 32-bit register (pair p holds j = 2p in
- * its low half and j = 2p + 1 in its high half).  In a volume, a pixel has
- * dp = 32 * DPL cells; lane l's DPL cells are contiguous, in slot order, so
- * that a warp moves a pixel with one coalesced access. */
+ * Disparity slots: a group of LANES lanes (16, two groups per warp, or 32)
+ * handles one pixel or one scanline; its lane g holds disparity indices
+ * k = g + LANES j, j < DPL (slots per lane), two per 32-bit register (pair
+ * p holds j = 2p in its low half and j = 2p + 1 in its high half).  Up to
+ * 128 disparities take 16 lanes of up to 8 slots, more take 32 lanes of 8:
+ * many slots per lane spread a step's fixed costs (loads, shuffles,
+ * reductions) over more cells.  In a volume, a pixel has dp = LANES * DPL
+ * cells; lane g's DPL cells are contiguous, in slot order, so that a group
+ * moves a pixel with one coalesced access. */
 #ifndef SD_CUDA_SGM_CUH
 #define SD_CUDA_SGM_CUH
 
@@ -53,6 +57,26 @@ sd_warp_min (uint32_t v)
     v = min (v, __shfl_xor_sync (SD_FULL_MASK, v, o));
   return v;
 #endif
+}
+
+/* The lanes of this lane's group, and a minimum over them. */
+template < int LANES > __device__ __forceinline__ uint32_t
+sd_group_mask (int lane)
+{
+  return LANES == 32 ? SD_FULL_MASK : 0xffffu << (lane & 16);
+}
+
+template < int LANES > __device__ __forceinline__ uint32_t
+sd_group_min (uint32_t v, uint32_t mask)
+{
+  if constexpr (LANES == 32) {
+    return sd_warp_min (v);
+  } else {
+#pragma unroll
+    for (int o = LANES / 2; o > 0; o >>= 1)
+      v = min (v, __shfl_xor_sync (mask, v, o, LANES));
+    return v;
+  }
 }
 
 /* Picks a register by a run-time index with masks, not an array index:
@@ -175,10 +199,21 @@ sd_div_round (int num, int den)
   return num >= 0 ? q : -q;
 }
 
-static inline int
-sd_slots_per_lane (int D)
+/* The layout for D disparities: lanes per group and slots per lane. */
+static inline void
+sd_sgm_layout (int D, int *lanes, int *dpl)
 {
-  return D <= 32 ? 1 : D <= 64 ? 2 : D <= 128 ? 4 : 8;
+  *lanes = D <= 128 ? 16 : 32;
+  *dpl = D <= 16 ? 1 : D <= 32 ? 2 : D <= 64 ? 4 : 8;
+}
+
+/* Cells per pixel in the volumes. */
+static inline int
+sd_sgm_cells_per_pixel (int D)
+{
+  int lanes, dpl;
+  sd_sgm_layout (D, &lanes, &dpl);
+  return lanes * dpl;
 }
 
 #endif

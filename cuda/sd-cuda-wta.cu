@@ -1,9 +1,9 @@
 /* Winner-takes-all with the uniqueness test and subpixel refinement, and the
  * right image's disparity, from the path volumes of sd-cuda-sgm.cu.
  *
- * A block takes a run of SD_WTA_TILE pixels of one row.  Each warp sums the
- * paths of one pixel at a time (lanes = disparities, as in the
- * aggregation), picks the winner with warp reductions, and leaves the sums
+ * A block takes a run of SD_WTA_TILE pixels of one row.  Each lane group
+ * sums the paths of one pixel at a time (lanes = disparities, as in the
+ * aggregation), picks the winner with group reductions, and leaves the sums
  * in shared memory.  The right disparity of right pixel xr is the argmin
  * over k of S(xr + dmin + k, k), a diagonal that crosses tiles: each tile
  * contributes the minimum of its part as (sum << 8 | k), and atomicMin
@@ -24,26 +24,30 @@ typedef struct
 } SdWtaArgs;
 
 /* NS: 8-bit path volumes to add, or 0 for the 16-bit sum. */
-template < int DPL, int NS > __global__ void
+template < int LANES, int DPL, int NS > __global__ void
 __launch_bounds__ (32 * SD_WTA_WARPS)
 sd_wta_kernel (const SdWtaArgs a)
 {
   const int NP = (DPL + 1) / 2;
-  const int PITCH = NP * 32 + 1;        /* words per pixel: no bank conflicts */
+  const int PITCH = NP * LANES + 1;     /* words per pixel: no bank conflicts */
+  const int GROUPS = SD_WTA_WARPS * (32 / LANES);
   extern __shared__ uint32_t tile[];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int g = lane & (LANES - 1);
+  const uint32_t gmask = sd_group_mask < LANES > (lane);
+  const int group = (threadIdx.x >> 5) * (32 / LANES) + lane / LANES;
   const int x0 = blockIdx.x * SD_WTA_TILE, y = blockIdx.y;
   const int w = a.width, D = a.D, dmin = a.dmin;
   const size_t row = (size_t) y * w;
   const int n = min (SD_WTA_TILE, w - x0);
 
-  /* two pixels per warp and round: their reads are in flight together */
-  for (int i0 = warp; i0 < n; i0 += 2 * SD_WTA_WARPS) {
+  /* two pixels per group and round: their reads are in flight together */
+  for (int i0 = group; i0 < n; i0 += 2 * GROUPS) {
     uint32_t S2[2][NP];
 #pragma unroll
     for (int u = 0; u < 2; u++) {
-      const int i = min (i0 + u * SD_WTA_WARPS, n - 1);
-      const size_t cell = (row + x0 + i) * a.dp + lane * DPL;
+      const int i = min (i0 + u * GROUPS, n - 1);
+      const size_t cell = (row + x0 + i) * a.dp + g * DPL;
       if (NS == 0) {
         const SdHalves < DPL > h = sd_load_u16 < DPL > ((const uint16_t *)
             a.volume + cell);
@@ -65,52 +69,53 @@ sd_wta_kernel (const SdWtaArgs a)
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
-    const int i = i0 + u * SD_WTA_WARPS;
-    if (i >= n)
-      break;
-    const int x = x0 + i;
-    const uint32_t (&S)[NP] = S2[u];
-    /* the smallest sum, the smallest index on ties */
-    uint32_t keys[DPL], key = SD_FULL_MASK;
+      const int i = i0 + u * GROUPS;
+      if (i >= n)
+        break;
+      const int x = x0 + i;
+      const uint32_t (&S)[NP] = S2[u];
+
+      /* the smallest sum, the smallest index on ties */
+      uint32_t keys[DPL], key = SD_FULL_MASK;
 #pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int k = lane + 32 * j;
-      const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-      keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
-      key = min (key, keys[j]);
-    }
-    key = sd_warp_min (key);
-    const int best = key & 0xff;
-    const int best_sum = key >> 8;
-    /* uniqueness: the smallest sum more than one index away */
-    uint32_t m2 = SD_FULL_MASK;
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int k = lane + 32 * j;
-      if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
-        m2 = min (m2, keys[j] >> 8);
-    }
-    m2 = sd_warp_min (m2);
-    const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
-    const int sl = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kl >> 5),
-        kl & 31);
-    const int sr = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kr >> 5),
-        kr & 31);
-    if (lane == 0) {
-      const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
-          || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
-      int value = (dmin + best) * SD_SUBPIXEL_SCALE;
-      if (a.subpixel && best > 0 && best < D - 1) {
-        const int denom = max (sl + sr - 2 * best_sum, 1);
-        value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
+      for (int j = 0; j < DPL; j++) {
+        const int k = g + LANES * j;
+        const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
+        keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
+        key = min (key, keys[j]);
       }
-      if (x < dmin || !unique)
-        value = SD_DISP_INVALID;
-      a.disp[row + x] = (int16_t) value;
-    }
+      key = sd_group_min < LANES > (key, gmask);
+      const int best = key & 0xff;
+      const int best_sum = key >> 8;
+      /* uniqueness: the smallest sum more than one index away */
+      uint32_t m2 = SD_FULL_MASK;
 #pragma unroll
-    for (int p = 0; p < NP; p++)
-      tile[i * PITCH + p * 32 + lane] = S[p];
+      for (int j = 0; j < DPL; j++) {
+        const int k = g + LANES * j;
+        if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
+          m2 = min (m2, keys[j] >> 8);
+      }
+      m2 = sd_group_min < LANES > (m2, gmask);
+      const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
+      const int sl = __shfl_sync (gmask, sd_slot < DPL > (S, kl / LANES),
+          kl & (LANES - 1), LANES);
+      const int sr = __shfl_sync (gmask, sd_slot < DPL > (S, kr / LANES),
+          kr & (LANES - 1), LANES);
+      if (g == 0) {
+        const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
+            || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
+        int value = (dmin + best) * SD_SUBPIXEL_SCALE;
+        if (a.subpixel && best > 0 && best < D - 1) {
+          const int denom = max (sl + sr - 2 * best_sum, 1);
+          value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
+        }
+        if (x < dmin || !unique)
+          value = SD_DISP_INVALID;
+        a.disp[row + x] = (int16_t) value;
+      }
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        tile[i * PITCH + p * LANES + g] = S[p];
     }
   }
   if (!a.lr)
@@ -127,8 +132,9 @@ sd_wta_kernel (const SdWtaArgs a)
     uint32_t best = SD_FULL_MASK;
     for (int k = k_lo; k <= k_hi; k++) {
       const int i = xr + dmin + k - x0;
-      const int j = k >> 5;
-      const uint32_t word = tile[i * PITCH + (j >> 1) * 32 + (k & 31)];
+      const int j = k / LANES;
+      const uint32_t word = tile[i * PITCH + (j >> 1) * LANES +
+          (k & (LANES - 1))];
       const uint32_t s = j & 1 ? word >> 16 : word & 0xffff;
       best = min (best, s << 8 | (uint32_t) k);
     }
@@ -137,19 +143,19 @@ sd_wta_kernel (const SdWtaArgs a)
   }
 }
 
-template < int DPL > static void
+template < int LANES, int DPL > static void
 sd_wta_launch (int ns, const SdWtaArgs & a, cudaStream_t stream)
 {
   const int NP = (DPL + 1) / 2;
-  const size_t smem = (size_t) SD_WTA_TILE * (NP * 32 + 1) * 4;
+  const size_t smem = (size_t) SD_WTA_TILE * (NP * LANES + 1) * 4;
   const dim3 grid (sd_cuda_div_up (a.width, SD_WTA_TILE), a.height);
   const dim3 block (32 * SD_WTA_WARPS);
   if (ns == 0)
-    sd_wta_kernel < DPL, 0 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 0 > <<< grid, block, smem, stream >>> (a);
   else if (ns == 4)
-    sd_wta_kernel < DPL, 4 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 4 > <<< grid, block, smem, stream >>> (a);
   else
-    sd_wta_kernel < DPL, 8 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 8 > <<< grid, block, smem, stream >>> (a);
 }
 
 cudaError_t
@@ -157,9 +163,10 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
     cudaStream_t stream)
 {
   SdWtaArgs a;
-  const int dpl = sd_slots_per_lane (p->num_disparities);
+  int lanes, dpl;
+  sd_sgm_layout (p->num_disparities, &lanes, &dpl);
   a.volume = (const uint8_t *) b->volume;
-  a.dp = 32 * dpl;
+  a.dp = lanes * dpl;
   a.path_stride = (size_t) b->width * b->height * a.dp;
   a.disp = b->disp;
   a.right_key = b->right_key;
@@ -178,19 +185,15 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
       return e;
   }
   const int ns = sd_cuda_sgm_uses_8bit (p) ? p->paths : 0;
-  switch (dpl) {
-    case 1:
-      sd_wta_launch < 1 > (ns, a, stream);
-      break;
-    case 2:
-      sd_wta_launch < 2 > (ns, a, stream);
-      break;
-    case 4:
-      sd_wta_launch < 4 > (ns, a, stream);
-      break;
-    default:
-      sd_wta_launch < 8 > (ns, a, stream);
-      break;
-  }
+  if (lanes == 32)
+    sd_wta_launch < 32, 8 > (ns, a, stream);
+  else if (dpl == 8)
+    sd_wta_launch < 16, 8 > (ns, a, stream);
+  else if (dpl == 4)
+    sd_wta_launch < 16, 4 > (ns, a, stream);
+  else if (dpl == 2)
+    sd_wta_launch < 16, 2 > (ns, a, stream);
+  else
+    sd_wta_launch < 16, 1 > (ns, a, stream);
   return cudaGetLastError ();
 }

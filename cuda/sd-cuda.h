@@ -48,7 +48,8 @@ typedef struct
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */
   int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
-  int cost_volume;              /* costs stored once (else computed per path) */
+  int cost_volume;              /* costs stored once: 0 no (computed per
+                                 * path), 1 yes, 2 read by the diagonals */
 } SdCudaTimings;
 
 SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,

@@ -27,10 +27,10 @@ cat "$LOGS/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 
 # SD_CUDA_COST_VOLUME picks the cost source (0: computed in every path, 1:
-# a stored cost volume); both are checked
+# a stored cost volume, 2: the volume for the diagonals only); all checked
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
-  for cv in 0 1; do
+  for cv in 0 1 2; do
     for i in $(seq 0 $((PARTS - 1))); do
       SD_CUDA_COST_VOLUME=$cv "$BIN/test-cuda-agreement" "$DATA" \
         --part "$i/$PARTS" > "$LOGS/agree-cv$cv-$i.log" 2>&1 &
@@ -58,7 +58,7 @@ if [ ${#pids[@]} -gt 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
-  for cv in 0 1; do
+  for cv in 0 1 2; do
     ok=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c '^ok ')
     bad=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c 'check failed')
     summary+=("agreement cost-volume=$cv (bit-exact)|$ok comparisons ok, $bad failed")
@@ -81,16 +81,22 @@ fi
 
 if [[ " $STEPS " == *" bench "* ]]; then
   # the libSGM comparison: 8 paths, census 9x7, subpixel
-  for cfg in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
-      3840x2160:256 640x480:128:8:48:1 1242x375:128:8:48:1 \
-      1920x1080:128:8:48:1 1920x1080:256:8:48:1 3840x2160:256:8:48:1 \
-      1920x1080:128:4 1920x1080:128:8:300; do
+  configs=""
+  for cv in 0 1 2; do
+    for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
+        3840x2160:256; do
+      configs="$configs $sz:8:48:$cv"
+    done
+  done
+  for cfg in $configs 1920x1080:128:4 1920x1080:128:8:300; do
     IFS=: read -r size d paths p2 cv <<< "$cfg"
     paths=${paths:-8}
     p2=${p2:-48}
-    cv=${cv:-0}
+    cv=${cv:-default}
     log="$LOGS/bench-$size-$d-$paths-$p2-cv$cv.log"
-    SD_CUDA_COST_VOLUME=$cv "$BIN/sd-bench" --synthetic "$size" --backend cuda \
+    if [ "$cv" = default ]; then unset SD_CUDA_COST_VOLUME
+    else export SD_CUDA_COST_VOLUME=$cv; fi
+    "$BIN/sd-bench" --synthetic "$size" --backend cuda \
       --num-disparities "$d" --paths "$paths" --census-window 9x7 \
       --subpixel true --p2 "$p2" --repeat 50 --warmup 10 > "$log" 2>&1
     line=$(grep '^cuda time' "$log")
@@ -100,7 +106,6 @@ if [[ " $STEPS " == *" bench "* ]]; then
     wall=$(sed -n 's/.*median \([0-9.]*\) ms (wall clock).*/\1/p' <<< "$line")
     stages=$(sed -n 's/cuda stages (device memory, medians): //p' "$log")
     summary+=("bench $size D=$d paths=$paths p2=$p2 cv=$cv|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall); $stages")
-    grep -E '^cuda:|^accuracy' "$log" | head -2
   done
 fi
 

@@ -1,0 +1,175 @@
+/* hbp on CUDA against the CPU reference.  Belief propagation is a float
+ * pipeline: at least 99.5 % of the pixels must be identical and the rest
+ * within one pixel (16 in the output's units).  The GPU repeats the CPU's
+ * float operations in order, so differences come only from where the two
+ * compilers still round differently; a pixel whose two smallest beliefs
+ * nearly tie can then flip to the neighbouring disparity, never further.
+ * Half-precision messages must keep bad>1 within 0.5 percentage points of
+ * float's.
+ *
+ * usage: test-cuda-hbp [DATA_DIR]; exits 77 (skipped) without a device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sd-cuda.h"
+#include "sd-engine.h"
+#include "sd-eval.h"
+#include "sd-synth.h"
+#include "sd-test.h"
+
+static uint16_t *
+run (const char *backend, const SdParams * p, const SdPlane * l,
+    const SdPlane * r)
+{
+  SdError err;
+  SdEngine *e = sd_engine_new (backend, 0, p, &err);
+  SD_CHECK (e != NULL, "%s: %s", backend, err.message);
+  if (!e)
+    return NULL;
+  uint16_t *disp = malloc (sizeof (uint16_t) * l->width * l->height);
+  SdPlane out = { disp, l->width, l->height, sizeof (uint16_t) * l->width,
+    SD_PIXEL_GRAY16
+  };
+  SD_CHECK (sd_engine_process (e, l, r, &out, &err) == SD_OK, "%s: %s",
+      backend, err.message);
+  sd_engine_free (e);
+  return disp;
+}
+
+/* Compares both backends; returns the CUDA output for further scoring. */
+static uint16_t *
+agree (const char *what, const SdParams * p, const SdPlane * l,
+    const SdPlane * r)
+{
+  uint16_t *cpu = run ("cpu", p, l, r), *gpu = run ("cuda", p, l, r);
+  if (!cpu || !gpu) {
+    free (cpu);
+    return gpu;
+  }
+  const long n = (long) l->width * l->height;
+  long same = 0, far = 0;
+  for (long i = 0; i < n; i++) {
+    same += cpu[i] == gpu[i];
+    far += abs ((int) cpu[i] - (int) gpu[i]) > 16 && cpu[i] != gpu[i];
+  }
+  printf ("%-40s %5.2f %% identical, %ld pixel%s more than 1 px apart\n",
+      what, 100.0 * same / n, far, far == 1 ? "" : "s");
+  SD_CHECK (same >= 0.995 * n, "%s: only %.2f %% identical", what,
+      100.0 * same / n);
+  SD_CHECK (far == 0, "%s: %ld pixels differ by more than 1 px", what, far);
+  free (cpu);
+  return gpu;
+}
+
+static void
+test_sets (const char *data)
+{
+  static const struct
+  {
+    const char *set;
+    int num_disparities;
+  } sets[] = {
+    {"mb2001_tsukuba", 16}, {"mb2001_venus", 21},
+    {"mb2003_teddy_quarter", 64}, {"mb2003_cones_quarter", 64},
+    {"mb2003_teddy_half", 128}, {"mb2003_cones_half", 128},
+  };
+  for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
+    char dir[1024], msg[512], what[128];
+    snprintf (dir, sizeof (dir), "%s/%s", data, sets[i].set);
+    SdStereoSet set;
+    if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+      SD_CHECK (0, "%s", msg);
+      continue;
+    }
+    SdParams p;
+    sd_params_init (&p);
+    p.algorithm = SD_ALGORITHM_HBP;
+    p.num_disparities = sets[i].num_disparities;
+    /* agreement of the dense output (a left-right check could turn a
+     * one-step flip into a hole that filling widens) */
+    p.lr_check = SD_LR_CHECK_OFF;
+    snprintf (what, sizeof (what), "%s D=%d", set.name, p.num_disparities);
+    free (agree (what, &p, &set.left->plane, &set.right->plane));
+    /* accuracy as test-hbp measures it: defaults plus hole filling */
+    p.lr_check = 1;
+    p.fill_holes = true;
+    uint16_t *f = run ("cuda", &p, &set.left->plane, &set.right->plane);
+    p.bp_precision = SD_BP_PRECISION_HALF;
+    uint16_t *h = run ("cuda", &p, &set.left->plane, &set.right->plane);
+    if (f && h) {
+      const int w = set.left->plane.width, hh = set.left->plane.height;
+      SdAccuracy af = sd_accuracy_score (f, sizeof (uint16_t) * w, set.gt,
+          NULL, w, hh);
+      SdAccuracy ah = sd_accuracy_score (h, sizeof (uint16_t) * w, set.gt,
+          NULL, w, hh);
+      printf ("%-40s bad>1 float %.2f %%, half %.2f %%\n", what, af.bad1,
+          ah.bad1);
+      SD_CHECK (ah.bad1 <= af.bad1 + 0.5, "%s: half %.2f %% vs float %.2f %%",
+          what, ah.bad1, af.bad1);
+    }
+    free (f);
+    free (h);
+    sd_stereo_set_free (&set);
+  }
+}
+
+static void
+test_scenes (void)
+{
+  const SdSynthLayer planes[] = {
+    {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
+    {110, 60, 180, 140, 31, 0, 0},
+  };
+  const SdSynthLayer slanted[] = { {0, 0, 0, 0, 9, 0.06, 0.04} };
+  const struct
+  {
+    const char *name;
+    const SdSynthLayer *layers;
+    int n, w, h, num_disparities, min_disparity;
+    float sigma;
+  } scenes[] = {
+    {"planes 200x150 D=48", planes, 3, 200, 150, 48, 0, 0},
+    {"slanted 201x77 D=32 sigma 1", slanted, 1, 201, 77, 32, 0, 1.0f},
+    {"planes 200x150 D=100 min 2", planes, 3, 200, 150, 100, 2, 0},
+    {"slanted 61x1 D=16", slanted, 1, 61, 1, 16, 0, 0},
+    {"planes 37x29 D=256", planes, 3, 37, 29, 256, 0, 0},
+  };
+  for (size_t s = 0; s < sizeof (scenes) / sizeof (scenes[0]); s++) {
+    SdSynthPair pair;
+    sd_synth_render (&pair, scenes[s].w, scenes[s].h, scenes[s].layers,
+        scenes[s].n, 5);
+    SdParams p;
+    sd_params_init (&p);
+    p.algorithm = SD_ALGORITHM_HBP;
+    p.num_disparities = scenes[s].num_disparities;
+    p.min_disparity = scenes[s].min_disparity;
+    p.sigma = scenes[s].sigma;
+    SdPlane l = { pair.left, pair.width, pair.height, (size_t) pair.width,
+      SD_PIXEL_GRAY8
+    };
+    SdPlane r = l;
+    r.data = pair.right;
+    p.lr_check = SD_LR_CHECK_OFF;
+    free (agree (scenes[s].name, &p, &l, &r));
+    p.subpixel = false;
+    p.median = false;
+    char what[128];
+    snprintf (what, sizeof (what), "%s, bare labels", scenes[s].name);
+    free (agree (what, &p, &l, &r));
+    sd_synth_free (&pair);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!sd_cuda_backend.available (0, NULL)) {
+    printf ("no CUDA device: skipped\n");
+    return SD_TEST_SKIP;
+  }
+  test_scenes ();
+  if (argc > 1)
+    test_sets (argv[1]);
+  return sd_test_exit ("test-cuda-hbp");
+}
