@@ -101,6 +101,7 @@ static const struct
 typedef enum
 {
   PARAM_INT,
+  PARAM_FLOAT,
   PARAM_BOOL,
   PARAM_ENUM,
 } ParamKind;
@@ -111,13 +112,16 @@ typedef struct
   const gchar *blurb;
   ParamKind kind;
   gsize offset;
-  gint min, max;
+  gint min, max;                /* also the range of PARAM_FLOAT */
   const gchar *enum_name;
   const SdEnumEntry *entries;
 } ParamDesc;
 
 #define INT_PARAM(n, b, field, lo, hi) {.name = n, .blurb = b, \
     .kind = PARAM_INT, .offset = offsetof (SdParams, field), .min = lo, \
+    .max = hi}
+#define FLOAT_PARAM(n, b, field, lo, hi) {.name = n, .blurb = b, \
+    .kind = PARAM_FLOAT, .offset = offsetof (SdParams, field), .min = lo, \
     .max = hi}
 #define BOOL_PARAM(n, b, field) {.name = n, .blurb = b, .kind = PARAM_BOOL, \
     .offset = offsetof (SdParams, field)}
@@ -155,6 +159,26 @@ static const ParamDesc params[] = {
   BOOL_PARAM ("median", "3x3 median filter on the disparity", median),
   BOOL_PARAM ("fill-holes", "Fill invalid pixels from their neighbours",
       fill_holes),
+  INT_PARAM ("levels", "hbp: pyramid levels (0 = from the image size)",
+      levels, 0, SD_MAX_BP_LEVELS),
+  INT_PARAM ("iterations", "hbp: message passing iterations per level",
+      iterations, 1, SD_MAX_BP_ITERATIONS),
+  FLOAT_PARAM ("data-weight", "hbp, tiled-bp: weight of the data cost "
+      "(above 0)", data_weight, 0, 100),
+  FLOAT_PARAM ("data-trunc", "hbp, tiled-bp: truncation of the data cost, "
+      "in intensity levels (above 0)", data_trunc, 0, 1000),
+  FLOAT_PARAM ("disc-trunc", "hbp, tiled-bp: truncation of the smoothness "
+      "cost (0 = num-disparities / 7.5)", disc_trunc, 0, 1000),
+  FLOAT_PARAM ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images "
+      "(0 = off)", sigma, 0, 10),
+  ENUM_PARAM ("bp-precision", "hbp, tiled-bp: how messages are stored",
+      bp_precision, "GstStereoDepthBpPrecision", sd_bp_precision_entries),
+  INT_PARAM ("tile-size", "tiled-bp: side of the square tiles (pixels)",
+      tile_size, SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE),
+  INT_PARAM ("outer-iterations", "tiled-bp: raster and reverse-raster "
+      "passes", outer_iterations, 1, SD_MAX_BP_ITERATIONS),
+  INT_PARAM ("inner-iterations", "tiled-bp: BP-M sweeps per tile visit",
+      inner_iterations, 1, SD_MAX_BP_ITERATIONS),
 };
 
 enum
@@ -201,6 +225,9 @@ param_spec (const ParamDesc * d, const SdParams * defaults)
     case PARAM_INT:
       return g_param_spec_int (d->name, d->name, d->blurb, d->min, d->max,
           *(const int *) (base + d->offset), flags);
+    case PARAM_FLOAT:
+      return g_param_spec_float (d->name, d->name, d->blurb, d->min, d->max,
+          *(const float *) (base + d->offset), flags);
     case PARAM_BOOL:
       return g_param_spec_boolean (d->name, d->name, d->blurb,
           *(const bool *) (base + d->offset), flags);
@@ -223,6 +250,9 @@ param_from_value (SdParams * p, const ParamDesc * d, const GValue * value)
     case PARAM_INT:
       *(int *) (base + d->offset) = g_value_get_int (value);
       break;
+    case PARAM_FLOAT:
+      *(float *) (base + d->offset) = g_value_get_float (value);
+      break;
     case PARAM_BOOL:
       *(bool *) (base + d->offset) = g_value_get_boolean (value);
       break;
@@ -241,6 +271,9 @@ param_to_value (const SdParams * p, const ParamDesc * d, GValue * value)
   switch (d->kind) {
     case PARAM_INT:
       g_value_set_int (value, *(const int *) (base + d->offset));
+      break;
+    case PARAM_FLOAT:
+      g_value_set_float (value, *(const float *) (base + d->offset));
       break;
     case PARAM_BOOL:
       g_value_set_boolean (value, *(const bool *) (base + d->offset));

@@ -527,6 +527,58 @@ GST_START_TEST (test_properties_while_playing)
 
 GST_END_TEST;
 
+/* Every algorithm the engine lists, with float parameters set through
+ * their properties: the element gives the engine's output, or the engine's
+ * error message when the engine refuses. */
+GST_START_TEST (test_every_algorithm)
+{
+  guint a;
+
+  for (a = 0; sd_algorithm_entries[a].nick; a++) {
+    SdError err = { 0 };
+    SdParams params;
+    SdEngine *engine;
+    SdCheckPair p;
+    guint16 *ref = NULL;
+
+    sd_check_params (&params);
+    params.algorithm = sd_algorithm_entries[a].value;
+    params.sigma = 0.5f;
+    params.data_trunc = 20.0f;
+    engine = sd_engine_new ("cpu", 0, &params, &err);
+    if (engine) {
+      SdPlane l = { scene.left, W, H, W, SD_PIXEL_GRAY8 };
+      SdPlane r = { scene.right, W, H, W, SD_PIXEL_GRAY8 };
+      SdPlane o = { g_new0 (guint16, W * H), W, H, W * 2, SD_PIXEL_GRAY16 };
+
+      if (sd_engine_process (engine, &l, &r, &o, &err) == SD_OK)
+        ref = o.data;
+      else
+        g_free (o.data);
+      sd_engine_free (engine);
+    }
+
+    start_gray (&p, FALSE);
+    gst_util_set_object_arg (G_OBJECT (p.element), "algorithm",
+        sd_algorithm_entries[a].nick);
+    g_object_set (p.element, "sigma", 0.5f, "data-trunc", 20.0f, NULL);
+    push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+    push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+    if (ref) {
+      expect_output (&p, 0, ref);
+    } else {
+      GError *error = wait_error (&p);
+
+      fail_unless_equals_string (error->message, err.message);
+      g_error_free (error);
+    }
+    sd_check_pair_clear (&p);
+    g_free (ref);
+  }
+}
+
+GST_END_TEST;
+
 /* Live: a frame whose partner does not come within the latency (one frame)
  * is dropped when the aggregate times out, and later pairs still work. */
 GST_START_TEST (test_live_timeout)
@@ -645,6 +697,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_properties_while_playing);
+  tcase_add_test (tc, test_every_algorithm);
   tcase_add_test (tc, test_live_timeout);
   tcase_add_test (tc, test_backend_error);
   tcase_add_test (tc, test_state_cycles);
