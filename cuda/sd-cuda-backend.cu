@@ -14,15 +14,16 @@
 #include "sd-cuda.h"
 #include "sd-cuda-internal.h"
 
-/* Where the paths get the 9x7 census costs (docs/performance.md): stored
- * once and read by the diagonals, computed by the other directions, so that
- * popcount-bound and bandwidth-bound warps share the GPU.  The cheaper
- * costs (AD, 32-bit census) are computed in every path. */
+/* Where the paths get their costs (docs/performance.md): stored once in a
+ * cost volume that every path reads, one more byte a cell and path moved.
+ * Computing the 9x7 census costs in each path instead costs two popcounts
+ * a cell and a chain of cache reads per step, and measured slower on an
+ * H100 at every size; so did giving only the diagonals the volume. */
 static int
 cost_volume_default (const SdParams * p)
 {
-  return p->cost == SD_COST_CENSUS && p->census_window == SD_CENSUS_9X7
-      && sd_cuda_sgm_uses_8bit (p) ? 2 : 0;
+  (void) p;
+  return 1;
 }
 
 struct SdCudaPipeline
@@ -39,6 +40,7 @@ struct SdCudaPipeline
   int cost_volume_mode;         /* 0: none, 1: every path reads it, 2: the
                                  * diagonals read it */
   int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0, 1, 2 */
+  int deep_reads;               /* SD_CUDA_DEEP_READS, 1 unless "0" */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -231,6 +233,7 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
   b.mixed_sources = s->cost_volume_mode == 2;
+  b.deep_reads = s->deep_reads;
   b.disp = s->disp;
   b.right_key = s->right_key;
   b.width = w;
@@ -378,6 +381,8 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
   const char *cv = getenv ("SD_CUDA_COST_VOLUME");
   s->cost_volume_env = cv && *cv >= '0' && *cv <= '2' ? *cv - '0' : -1;
+  const char *deep = getenv ("SD_CUDA_DEEP_READS");
+  s->deep_reads = !(deep && *deep == '0');
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess

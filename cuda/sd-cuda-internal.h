@@ -58,6 +58,8 @@ typedef struct
                                  * sd_cuda_cost_volume_bytes() of scratch */
   int mixed_sources;            /* with cost_volume: only the diagonals
                                  * read it */
+  int deep_reads;               /* with cost_volume: twice the reads in
+                                 * flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */

@@ -85,7 +85,11 @@ enum
   SD_SRC_GENERIC,               /* 32-bit census or AD (a.cost_kind), here */
   SD_SRC_VOLUME,                /* an 8-bit cost volume (sd_cost_volume_kernel) */
   SD_SRC_MIXED,                 /* per direction: the volume or 9x7 census */
+  SD_SRC_VOLUME_DEEP,           /* the volume, twice the reads in flight */
 };
+
+/* The cost volume's sources read it and nothing else. */
+#define SD_SRC_IS_VOLUME(s) ((s) == SD_SRC_VOLUME || (s) == SD_SRC_VOLUME_DEEP)
 
 /* What one path step reads besides the path state: the left pixel's census
  * (or value), the right image at x - d for the lane's disparities (or the
@@ -132,7 +136,7 @@ sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
     int g)
 {
   in.guide = a.guide[pix];
-  if (SRC == SD_SRC_VOLUME) {
+  if (SD_SRC_IS_VOLUME (SRC)) {
     in.cost = sd_load_u8 < DPL > (a.cost + pix * a.dp + g * DPL);
     return;
   }
@@ -164,7 +168,7 @@ template < int DPL, int SRC > __device__ __forceinline__ void
 sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in,
     uint32_t (&c)[(DPL + 1) / 2])
 {
-  if (SRC == SD_SRC_VOLUME) {
+  if (SD_SRC_IS_VOLUME (SRC)) {
 #pragma unroll
     for (int p = 0; p < (DPL + 1) / 2; p++)
       c[p] = 0;
@@ -337,7 +341,8 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
   };
   /* a ring of RING reads in flight: the cost volume comes from device
    * memory (hundreds of cycles), census rows mostly from the caches */
-  const int RING = SRC == SD_SRC_VOLUME ? 6 : 2;
+  const int RING = SRC == SD_SRC_VOLUME_DEEP ? (U8 ? 12 : 6) :
+      SRC == SD_SRC_VOLUME ? (U8 ? 6 : 3) : 2;
   In ring[RING];
 #pragma unroll
   for (int r = 0; r < RING; r++)
@@ -505,6 +510,8 @@ sd_sgm_launch (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
         a.block0[a.n_segments], 32 * SD_SGM_WARPS, 0, stream >>> (a);
   else if (src == SD_SRC_GENERIC)
     sd_sgm_launch_src < LANES, DPL, SD_SRC_GENERIC > (u8, a, stream);
+  else if (src == SD_SRC_VOLUME_DEEP)
+    sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME_DEEP > (u8, a, stream);
   else
     sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME > (u8, a, stream);
 }
@@ -579,7 +586,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       src = SD_SRC_MIXED;
       a.seg_volume = 0xf0;
     } else {
-      src = SD_SRC_VOLUME;
+      src = b->deep_reads ? SD_SRC_VOLUME_DEEP : SD_SRC_VOLUME;
     }
   }
 

@@ -18,7 +18,7 @@ STEPS=${3:-test sanitize bench}
 OUT=${OUT:-/tmp/sd-out}
 LOGS=$(mktemp -d)
 SAN=/usr/local/cuda/bin/compute-sanitizer
-PARTS=12
+PARTS=8
 summary=()
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
@@ -30,10 +30,13 @@ date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 # a stored cost volume, 2: the volume for the diagonals only); all checked
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
-  for cv in 0 1 2; do
+  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=2 \
+      SD_CUDA_DEEP_READS=0; do
     for i in $(seq 0 $((PARTS - 1))); do
-      SD_CUDA_COST_VOLUME=$cv "$BIN/test-cuda-agreement" "$DATA" \
-        --part "$i/$PARTS" > "$LOGS/agree-cv$cv-$i.log" 2>&1 &
+      e=$v
+      [ "$v" = default ] && e=""
+      env $e "$BIN/test-cuda-agreement" "$DATA" \
+        --part "$i/$PARTS" > "$LOGS/agree-${v//=/_}-$i.log" 2>&1 &
       pids+=($!)
     done
   done
@@ -46,7 +49,7 @@ if [[ " $STEPS " == *" sanitize "* ]]; then
   timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck.log" 2>&1 &
   san_pids+=($!)
-  SD_CUDA_COST_VOLUME=1 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+  SD_CUDA_COST_VOLUME=0 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-cv1.log" 2>&1 &
   san_pids+=($!)
 fi
@@ -58,10 +61,11 @@ if [ ${#pids[@]} -gt 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
-  for cv in 0 1 2; do
-    ok=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c '^ok ')
-    bad=$(cat "$LOGS"/agree-cv$cv-*.log | grep -c 'check failed')
-    summary+=("agreement cost-volume=$cv (bit-exact)|$ok comparisons ok, $bad failed")
+  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=2 \
+      SD_CUDA_DEEP_READS=0; do
+    ok=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c '^ok ')
+    bad=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c 'check failed')
+    summary+=("agreement $v (bit-exact)|$ok comparisons ok, $bad failed")
   done
   summary+=("agreement parts failed|$fails of ${#pids[@]}")
   cat "$LOGS"/agree-*.log | grep 'check failed' | head -20
@@ -74,29 +78,26 @@ if [ ${#san_pids[@]} -gt 0 ]; then
   wait "${san_pids[2]}"
   m1=$?
   summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
-  summary+=("memcheck cost volume (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
+  summary+=("memcheck costs per path (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
   summary+=("racecheck (quick part 1/2)|exit $r; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck.log" | tail -1)")
   tail -n 5 "$LOGS/memcheck.log" "$LOGS/racecheck.log" "$LOGS/memcheck-cv1.log"
 fi
 
 if [[ " $STEPS " == *" bench "* ]]; then
   # the libSGM comparison: 8 paths, census 9x7, subpixel
+  # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
-  for cv in 0 1 2; do
+  for env in - SD_CUDA_DEEP_READS=0 SD_CUDA_COST_VOLUME=0; do
     for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
         3840x2160:256; do
-      configs="$configs $sz:8:48:$cv"
+      configs="$configs $sz:8:48:$env"
     done
   done
-  for cfg in $configs 1920x1080:128:4 1920x1080:128:8:300; do
-    IFS=: read -r size d paths p2 cv <<< "$cfg"
-    paths=${paths:-8}
-    p2=${p2:-48}
-    cv=${cv:-default}
-    log="$LOGS/bench-$size-$d-$paths-$p2-cv$cv.log"
-    if [ "$cv" = default ]; then unset SD_CUDA_COST_VOLUME
-    else export SD_CUDA_COST_VOLUME=$cv; fi
-    "$BIN/sd-bench" --synthetic "$size" --backend cuda \
+  for cfg in $configs 1920x1080:128:4:48:- 1920x1080:128:8:300:-; do
+    IFS=: read -r size d paths p2 env <<< "$cfg"
+    log="$LOGS/bench-$size-$d-$paths-$p2-${env//=/_}.log"
+    [ "$env" = - ] && env=""
+    env $env "$BIN/sd-bench" --synthetic "$size" --backend cuda \
       --num-disparities "$d" --paths "$paths" --census-window 9x7 \
       --subpixel true --p2 "$p2" --repeat 50 --warmup 10 > "$log" 2>&1
     line=$(grep '^cuda time' "$log")
@@ -105,7 +106,7 @@ if [[ " $STEPS " == *" bench "* ]]; then
     e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
     wall=$(sed -n 's/.*median \([0-9.]*\) ms (wall clock).*/\1/p' <<< "$line")
     stages=$(sed -n 's/cuda stages (device memory, medians): //p' "$log")
-    summary+=("bench $size D=$d paths=$paths p2=$p2 cv=$cv|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall); $stages")
+    summary+=("bench $size D=$d paths=$paths p2=$p2 ${env:-default}|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall); $stages")
   done
 fi
 
