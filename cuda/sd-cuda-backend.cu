@@ -38,9 +38,10 @@ struct SdCudaPipeline
   bool use_cost_volume;         /* store the matching costs once (else
                                  * each path computes them) */
   int cost_volume_mode;         /* 0: none, 1: every path reads it, 2: the
-                                 * diagonals read it */
-  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0, 1, 2 */
-  int deep_reads;               /* SD_CUDA_DEEP_READS, 1 unless "0" */
+                                 * diagonals read it, 3: all but the
+                                 * horizontal directions */
+  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 .. 3 */
+  int deep_reads;               /* SD_CUDA_DEEP_READS 0 or 1, or -1 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -232,8 +233,11 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   b.guide = s->luma;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
-  b.mixed_sources = s->cost_volume_mode == 2;
-  b.deep_reads = s->deep_reads;
+  b.mixed_sources = s->cost_volume_mode >= 2 ? s->cost_volume_mode - 1 : 0;
+  /* twelve steps of reads in flight pay up to 128 disparities; with 256
+   * the registers they take cost more occupancy than they give (run 7) */
+  b.deep_reads = s->deep_reads >= 0 ? s->deep_reads :
+      p->num_disparities <= 128;
   b.disp = s->disp;
   b.right_key = s->right_key;
   b.width = w;
@@ -380,9 +384,9 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->device = device_id;
   /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
   const char *cv = getenv ("SD_CUDA_COST_VOLUME");
-  s->cost_volume_env = cv && *cv >= '0' && *cv <= '2' ? *cv - '0' : -1;
+  s->cost_volume_env = cv && *cv >= '0' && *cv <= '3' ? *cv - '0' : -1;
   const char *deep = getenv ("SD_CUDA_DEEP_READS");
-  s->deep_reads = !(deep && *deep == '0');
+  s->deep_reads = deep && (*deep == '0' || *deep == '1') ? *deep - '0' : -1;
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess

@@ -56,8 +56,9 @@ typedef struct
   void *volume;
   void *cost_volume;            /* NULL: costs computed on the fly; else
                                  * sd_cuda_cost_volume_bytes() of scratch */
-  int mixed_sources;            /* with cost_volume: only the diagonals
-                                 * read it */
+  int mixed_sources;            /* with cost_volume: 1: only the diagonals
+                                 * read it; 2: all but the horizontal
+                                 * directions */
   int deep_reads;               /* with cost_volume: twice the reads in
                                  * flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */

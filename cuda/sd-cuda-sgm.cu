@@ -581,10 +581,10 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       return e;
     a.cost = a.volume_cost;
     if (b->mixed_sources && u8 && src == SD_SRC_CENSUS64) {
-      /* the diagonals read the volume; the horizontal and vertical
-       * directions (whose census reads the caches serve best) compute */
+      /* some directions read the volume, the others compute their costs
+       * (the horizontal ones, whose census reads the caches serve best) */
       src = SD_SRC_MIXED;
-      a.seg_volume = 0xf0;
+      a.seg_volume = b->mixed_sources == 2 ? 0xfc : 0xf0;
     } else {
       src = b->deep_reads ? SD_SRC_VOLUME_DEEP : SD_SRC_VOLUME;
     }

@@ -288,6 +288,7 @@ main (int argc, char **argv)
         t.device_median, t.device_min, updates / t.device_median * 1e-6,
         t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup,
         t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0,
+        t.cost_volume == 3 ? "stored once, computed by the horizontal paths" :
         t.cost_volume == 2 ? "stored once, read by the diagonals" :
         t.cost_volume ? "stored once" : "computed per path");
     printf ("cuda stages (device memory, medians): census %.3f ms, paths "

@@ -30,8 +30,8 @@ date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 # a stored cost volume, 2: the volume for the diagonals only); all checked
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
-  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=2 \
-      SD_CUDA_DEEP_READS=0; do
+  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=3 \
+      SD_CUDA_DEEP_READS=1; do
     for i in $(seq 0 $((PARTS - 1))); do
       e=$v
       [ "$v" = default ] && e=""
@@ -61,8 +61,8 @@ if [ ${#pids[@]} -gt 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
-  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=2 \
-      SD_CUDA_DEEP_READS=0; do
+  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_COST_VOLUME=3 \
+      SD_CUDA_DEEP_READS=1; do
     ok=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c '^ok ')
     bad=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c 'check failed')
     summary+=("agreement $v (bit-exact)|$ok comparisons ok, $bad failed")
@@ -87,7 +87,8 @@ if [[ " $STEPS " == *" bench "* ]]; then
   # the libSGM comparison: 8 paths, census 9x7, subpixel
   # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
-  for env in - SD_CUDA_DEEP_READS=0 SD_CUDA_COST_VOLUME=0; do
+  # the defaults twice: the spread between two runs of one build
+  for env in - SD_CUDA_COST_VOLUME=3 -; do
     for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
         3840x2160:256; do
       configs="$configs $sz:8:48:$env"
@@ -95,7 +96,8 @@ if [[ " $STEPS " == *" bench "* ]]; then
   done
   for cfg in $configs 1920x1080:128:4:48:- 1920x1080:128:8:300:-; do
     IFS=: read -r size d paths p2 env <<< "$cfg"
-    log="$LOGS/bench-$size-$d-$paths-$p2-${env//=/_}.log"
+    n=$((${n:-0} + 1))
+    log="$LOGS/bench-$n-$size-$d-$paths-$p2-${env//=/_}.log"
     [ "$env" = - ] && env=""
     env $env "$BIN/sd-bench" --synthetic "$size" --backend cuda \
       --num-disparities "$d" --paths "$paths" --census-window 9x7 \
