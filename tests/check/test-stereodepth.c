@@ -1,5 +1,7 @@
 /* stereodepth element tests: caps, pairing, EOS, flushing, renegotiation,
  * properties, state changes, and bit-identity with SdEngine. */
+#include <gst/app/gstappsink.h>
+
 #include "sd-check.h"
 
 #define W SD_CHECK_WIDTH
@@ -254,6 +256,7 @@ GST_START_TEST (test_pairing_jitter)
   fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"),
       G_N_ELEMENTS (jitter_ms));
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 0);
+  fail_unless (get_u64 (&p, "mean-process-time") > 0);
   sd_check_pair_clear (&p);
   g_free (ref);
 }
@@ -444,6 +447,45 @@ GST_START_TEST (test_flush)
   fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), 2);
   sd_check_pair_clear (&p);
   g_free (ref);
+}
+
+GST_END_TEST;
+
+/* A flushing seek on a whole pipeline reaches both sources, and the output
+ * goes on from the seek position with the left input's timestamps. */
+GST_START_TEST (test_flushing_seek)
+{
+  GstElement *pipeline = gst_parse_launch ("stereodepth name=sd backend=cpu "
+      "num-disparities=16 ! appsink name=sink sync=false "
+      "videotestsrc pattern=snow num-buffers=30 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1 ! "
+      "sd.sink_left videotestsrc pattern=snow num-buffers=30 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1 ! "
+      "sd.sink_right", NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstSample *sample;
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  sample = gst_app_sink_pull_preroll (GST_APP_SINK (sink));
+  fail_unless (sample != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (sample)),
+      0);
+  gst_sample_unref (sample);
+
+  fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SECOND / 2));
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+  fail_unless (sample != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (gst_sample_get_buffer (sample)),
+      GST_SECOND / 2);
+  gst_sample_unref (sample);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
 }
 
 GST_END_TEST;
@@ -695,6 +737,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_max_time_difference);
   tcase_add_test (tc, test_eos_one_side);
   tcase_add_test (tc, test_flush);
+  tcase_add_test (tc, test_flushing_seek);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_every_algorithm);
