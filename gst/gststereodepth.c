@@ -602,9 +602,9 @@ gst_stereo_depth_frame_duration (GstBuffer * buf, const GstVideoInfo * info)
 }
 
 /* The largest running-time difference of a pair: the property when set,
- * else half the shorter frame duration of the two (so that a slow input
- * never pairs with the neighbour of the right frame of a fast one), else,
- * for still images without a rate, any difference. */
+ * else half the shorter frame duration of the two (so that a frame of a
+ * slow input never pairs with the neighbour of its partner on a fast one),
+ * else, for still images without a rate, any difference. */
 static GstClockTime
 gst_stereo_depth_tolerance (GstStereoDepth * self, GstBuffer * left,
     GstBuffer * right)
@@ -690,7 +690,7 @@ gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
     tr = gst_stereo_depth_running_time (self->right_pad, right);
     tolerance = gst_stereo_depth_tolerance (self, left, right);
 
-    /* without timestamps on both sides, frames pair in arrival order */
+    /* a frame without a timestamp pairs in arrival order */
     if (!GST_CLOCK_TIME_IS_VALID (tl) || !GST_CLOCK_TIME_IS_VALID (tr)
         || (tl > tr ? tl - tr : tr - tl) <= tolerance) {
       ret = gst_stereo_depth_process_pair (self, left, right);
