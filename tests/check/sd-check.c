@@ -152,3 +152,59 @@ sd_check_assert_output (GstBuffer * buf, const guint16 * ref, gint width,
   gst_video_frame_unmap (&frame);
   fail_unless_equals_int (differ, 0);
 }
+
+static GMutex auto_lock;
+static GPtrArray *auto_choices;
+
+static void
+collect_auto_choice (GstDebugCategory * category,
+    G_GNUC_UNUSED GstDebugLevel level, G_GNUC_UNUSED const gchar * file,
+    G_GNUC_UNUSED const gchar * function, G_GNUC_UNUSED gint line,
+    G_GNUC_UNUSED GObject * object, GstDebugMessage * message,
+    G_GNUC_UNUSED gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+  const gchar *prefix = "backend=auto chose the ";
+
+  if (g_str_equal (gst_debug_category_get_name (category), "stereodepth")
+      && g_str_has_prefix (text, prefix)) {
+    g_mutex_lock (&auto_lock);
+    g_ptr_array_add (auto_choices,
+        g_strndup (text + strlen (prefix), strcspn (text + strlen (prefix),
+                " ")));
+    g_mutex_unlock (&auto_lock);
+  }
+}
+
+gchar *
+sd_check_auto_backend (const guint8 * left, const guint8 * right)
+{
+  SdCheckPair pair;
+  gchar *choice;
+  guint i;
+
+  auto_choices = g_ptr_array_new_with_free_func (g_free);
+  gst_debug_set_threshold_for_name ("stereodepth", GST_LEVEL_INFO);
+  gst_debug_add_log_function (collect_auto_choice, NULL, NULL);
+
+  sd_check_pair_init (&pair, FALSE);
+  gst_util_set_object_arg (G_OBJECT (pair.element), "backend", "auto");
+  sd_check_set_caps (pair.left, "GRAY8", SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
+  sd_check_set_caps (pair.right, "GRAY8", SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
+  for (i = 0; i < 2; i++) {
+    gst_harness_push (pair.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+            left, SD_CHECK_WIDTH, SD_CHECK_HEIGHT, i * SD_CHECK_FRAME));
+    gst_harness_push (pair.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+            right, SD_CHECK_WIDTH, SD_CHECK_HEIGHT, i * SD_CHECK_FRAME));
+    gst_buffer_unref (gst_harness_pull (pair.left));
+  }
+  sd_check_pair_clear (&pair);
+
+  gst_debug_remove_log_function (collect_auto_choice);
+  gst_debug_set_threshold_for_name ("stereodepth", GST_LEVEL_NONE);
+  /* one message for the whole stream, not one per pair */
+  fail_unless_equals_int (auto_choices->len, 1);
+  choice = g_strdup (g_ptr_array_index (auto_choices, 0));
+  g_ptr_array_unref (auto_choices);
+  return choice;
+}

@@ -47,6 +47,11 @@ guint16 *sd_check_reference (const SdParams * params, const guint8 * left,
 void sd_check_assert_output (GstBuffer * buf, const guint16 * ref,
     gint width, gint height);
 
+/* Runs one GRAY8 pair through an element with backend=auto and returns
+ * the backend it says (in its one INFO message) it chose: "cpu" or "cuda";
+ * free with g_free. */
+gchar *sd_check_auto_backend (const guint8 * left, const guint8 * right);
+
 /* The parameters the element tests run with: small and fast. */
 void sd_check_params (SdParams * params);
 

@@ -683,6 +683,26 @@ GST_START_TEST (test_backend_error)
 
 GST_END_TEST;
 
+/* backend=auto says once which backend it chose: the CPU where the engine
+ * cannot create a CUDA engine. */
+GST_START_TEST (test_backend_auto)
+{
+  SdError err = { 0 };
+  SdParams params;
+  SdEngine *engine;
+  gchar *choice;
+
+  sd_check_params (&params);
+  engine = sd_engine_new ("cuda", 0, &params, &err);
+  choice = sd_check_auto_backend (scene.left, scene.right);
+  fail_unless_equals_string (choice, engine ? "cuda" : "cpu");
+  g_free (choice);
+  if (engine)
+    sd_engine_free (engine);
+}
+
+GST_END_TEST;
+
 /* 20 NULL -> PLAYING -> NULL cycles of a whole pipeline, each running to
  * EOS with fresh statistics. */
 GST_START_TEST (test_state_cycles)
@@ -743,6 +763,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_every_algorithm);
   tcase_add_test (tc, test_live_timeout);
   tcase_add_test (tc, test_backend_error);
+  tcase_add_test (tc, test_backend_auto);
   tcase_add_test (tc, test_state_cycles);
   return s;
 }

@@ -1,0 +1,156 @@
+/* stereodepth on the CUDA backend: the element's output must be bit-identical
+ * to the CPU engine's for the integer (SGM) pipeline, for every input
+ * format, and backend=auto must pick CUDA.  Skips (77) where there is no
+ * CUDA backend or no device. */
+#include "sd-check.h"
+
+#define W SD_CHECK_WIDTH
+#define H SD_CHECK_HEIGHT
+
+static SdSynthPair scene;
+
+static void
+scene_setup (void)
+{
+  fail_unless (sd_synth_demo (&scene, W, H));
+}
+
+static void
+scene_teardown (void)
+{
+  sd_synth_free (&scene);
+}
+
+/* Runs one pair of the given formats through an element with the given
+ * backend and checks the output against the CPU engine. */
+static void
+check_backend (const gchar * backend, GstVideoFormat lf, GstVideoFormat rf,
+    const guint16 * ref)
+{
+  SdCheckPair p;
+  GstBuffer *buf;
+
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", backend);
+  sd_check_set_caps (p.left, gst_video_format_to_string (lf), W, H);
+  sd_check_set_caps (p.right, gst_video_format_to_string (rf), W, H);
+  gst_harness_push (p.left, sd_check_frame_new (lf, scene.left, W, H, 0));
+  gst_harness_push (p.right, sd_check_frame_new (rf, scene.right, W, H, 0));
+  buf = gst_harness_pull (p.left);
+  fail_unless (buf != NULL, "no output from backend %s", backend);
+  sd_check_assert_output (buf, ref, W, H);
+  gst_buffer_unref (buf);
+  sd_check_pair_clear (&p);
+}
+
+static guint16 *
+cpu_reference (void)
+{
+  SdParams params;
+
+  sd_check_params (&params);
+  return sd_check_reference (&params, scene.left, scene.right, W, H);
+}
+
+GST_START_TEST (test_cuda_every_format)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
+    GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR,
+    GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
+    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
+  };
+  guint16 *ref = cpu_reference ();
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    check_backend ("cuda", formats[i], formats[(i + 5) % G_N_ELEMENTS
+            (formats)], ref);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_auto_picks_cuda)
+{
+  guint16 *ref = cpu_reference ();
+  gchar *choice = sd_check_auto_backend (scene.left, scene.right);
+
+  fail_unless_equals_string (choice, "cuda");
+  check_backend ("auto", GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_I420, ref);
+  g_free (choice);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* Two elements on the GPU in one process at once must not disturb each
+ * other (one stream per engine, no process-wide state). */
+GST_START_TEST (test_two_elements)
+{
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=20 "
+      "pattern=snow ! video/x-raw,format=GRAY8,width=320,height=240 ! "
+      "tee name=l videotestsrc num-buffers=20 pattern=snow ! "
+      "video/x-raw,format=GRAY8,width=320,height=240 ! tee name=r "
+      "stereodepth name=a backend=cuda ! fakesink "
+      "stereodepth name=b backend=cuda ! fakesink "
+      "l. ! queue ! a.sink_left r. ! queue ! a.sink_right "
+      "l. ! queue ! b.sink_left r. ! queue ! b.sink_right", NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  const gchar *names[] = { "a", "b" };
+  guint i;
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  for (i = 0; i < 2; i++) {
+    GstElement *sd = gst_bin_get_by_name (GST_BIN (pipeline), names[i]);
+    guint64 processed;
+
+    g_object_get (sd, "frames-processed", &processed, NULL);
+    fail_unless_equals_uint64 (processed, 20);
+    gst_object_unref (sd);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+cuda_suite (void)
+{
+  Suite *s = suite_create ("stereodepth-cuda");
+  TCase *tc = tcase_create ("general");
+
+  tcase_add_checked_fixture (tc, scene_setup, scene_teardown);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_cuda_every_format);
+  tcase_add_test (tc, test_auto_picks_cuda);
+  tcase_add_test (tc, test_two_elements);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  SdError err = { 0 };
+  SdParams params;
+  SdEngine *engine;
+
+  gst_check_init (&argc, &argv);
+  sd_check_params (&params);
+  engine = sd_engine_new ("cuda", 0, &params, &err);
+  if (!engine) {
+    g_print ("skipped: %s\n", err.message);
+    return 77;
+  }
+  sd_engine_free (engine);
+  return gst_check_run_suite (cuda_suite (), "stereodepth-cuda", __FILE__);
+}
