@@ -2,6 +2,32 @@
 
 #include <string.h>
 
+SdSynthPair sd_check_scene;
+
+void
+sd_check_scene_setup (void)
+{
+  fail_unless (sd_synth_demo (&sd_check_scene, SD_CHECK_WIDTH,
+          SD_CHECK_HEIGHT));
+}
+
+void
+sd_check_scene_teardown (void)
+{
+  sd_synth_free (&sd_check_scene);
+}
+
+const GstVideoFormat sd_check_formats[] = {
+  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
+  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR,
+  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
+  GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
+};
+
+const guint sd_check_n_formats = G_N_ELEMENTS (sd_check_formats);
+
 void
 sd_check_params (SdParams * params)
 {

@@ -16,6 +16,16 @@
 #define SD_CHECK_DISPARITIES 16
 #define SD_CHECK_FRAME (GST_SECOND / 30)
 
+/* The test scene (sd_synth_demo at the test size), made by
+ * sd_check_scene_setup, a checked fixture. */
+extern SdSynthPair sd_check_scene;
+void sd_check_scene_setup (void);
+void sd_check_scene_teardown (void);
+
+/* Every input format stereodepth accepts. */
+extern const GstVideoFormat sd_check_formats[];
+extern const guint sd_check_n_formats;
+
 /* stereodepth with its left pad (and src) in left, its right pad in right;
  * bus receives the element's messages. */
 typedef struct

@@ -7,19 +7,7 @@
 #define W SD_CHECK_WIDTH
 #define H SD_CHECK_HEIGHT
 
-static SdSynthPair scene;
-
-static void
-scene_setup (void)
-{
-  fail_unless (sd_synth_demo (&scene, W, H));
-}
-
-static void
-scene_teardown (void)
-{
-  sd_synth_free (&scene);
-}
+#define scene sd_check_scene
 
 /* Runs one pair of the given formats through an element with the given
  * backend and checks the output against the CPU engine. */
@@ -54,20 +42,12 @@ cpu_reference (void)
 
 GST_START_TEST (test_cuda_every_format)
 {
-  static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
-    GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
-    GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR,
-    GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
-    GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-    GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
-  };
   guint16 *ref = cpu_reference ();
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (formats); i++)
-    check_backend ("cuda", formats[i], formats[(i + 5) % G_N_ELEMENTS
-            (formats)], ref);
+  for (i = 0; i < sd_check_n_formats; i++)
+    check_backend ("cuda", sd_check_formats[i],
+        sd_check_formats[(i + 5) % sd_check_n_formats], ref);
   g_free (ref);
 }
 
@@ -129,7 +109,8 @@ cuda_suite (void)
   Suite *s = suite_create ("stereodepth-cuda");
   TCase *tc = tcase_create ("general");
 
-  tcase_add_checked_fixture (tc, scene_setup, scene_teardown);
+  tcase_add_checked_fixture (tc, sd_check_scene_setup,
+      sd_check_scene_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_every_format);
   tcase_add_test (tc, test_auto_picks_cuda);

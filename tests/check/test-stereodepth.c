@@ -8,19 +8,7 @@
 #define H SD_CHECK_HEIGHT
 #define FRAME SD_CHECK_FRAME
 
-static SdSynthPair scene;
-
-static void
-scene_setup (void)
-{
-  fail_unless (sd_synth_demo (&scene, W, H));
-}
-
-static void
-scene_teardown (void)
-{
-  sd_synth_free (&scene);
-}
+#define scene sd_check_scene
 
 static void
 push_left (SdCheckPair * p, GstVideoFormat format, GstClockTime pts)
@@ -111,11 +99,6 @@ reference (void)
   return sd_check_reference (&params, scene.left, scene.right, W, H);
 }
 
-static const gchar *const formats[] = {
-  "GRAY8", "GRAY16_LE", "I420", "YV12", "NV12", "Y42B", "Y444", "RGB", "BGR",
-  "RGBx", "BGRx", "xRGB", "xBGR", "RGBA", "BGRA", "ARGB", "ABGR",
-};
-
 /* Every input format, with padded strides and offsets given by GstVideoMeta,
  * gives exactly what the engine gives for the GRAY8 luma; output caps come
  * from the left input. */
@@ -124,18 +107,17 @@ GST_START_TEST (test_every_format)
   guint16 *ref = reference ();
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
-    GstVideoFormat lf = gst_video_format_from_string (formats[i]);
+  for (i = 0; i < sd_check_n_formats; i++) {
+    GstVideoFormat lf = sd_check_formats[i];
     /* the right input uses another format, so mixed formats are covered */
-    GstVideoFormat rf = gst_video_format_from_string (formats[(i + 5) %
-            G_N_ELEMENTS (formats)]);
+    GstVideoFormat rf = sd_check_formats[(i + 5) % sd_check_n_formats];
     SdCheckPair p;
     GstCaps *caps;
     GstStructure *s;
     gint n, d;
 
     sd_check_pair_init (&p, FALSE);
-    sd_check_set_caps (p.left, formats[i], W, H);
+    sd_check_set_caps (p.left, gst_video_format_to_string (lf), W, H);
     sd_check_set_caps (p.right, gst_video_format_to_string (rf), W, H);
     push_left (&p, lf, 0);
     push_right (&p, rf, 0);
@@ -745,7 +727,8 @@ stereodepth_suite (void)
   Suite *s = suite_create ("stereodepth");
   TCase *tc = tcase_create ("general");
 
-  tcase_add_checked_fixture (tc, scene_setup, scene_teardown);
+  tcase_add_checked_fixture (tc, sd_check_scene_setup,
+      sd_check_scene_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_caps_from_left);
