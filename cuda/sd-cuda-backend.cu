@@ -42,6 +42,7 @@ struct SdCudaPipeline
                                  * horizontal directions */
   int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 .. 3 */
   int deep_reads;               /* SD_CUDA_DEEP_READS 0 or 1, or -1 */
+  int fuse_wta;                 /* SD_CUDA_FUSED_WTA: 1 unless "0" */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -238,6 +239,8 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
    * the registers they take cost more occupancy than they give (run 7) */
   b.deep_reads = s->deep_reads >= 0 ? s->deep_reads :
       p->num_disparities <= 128;
+  b.fuse_wta = s->fuse_wta != 0
+      && sd_cuda_sgm_fuses_wta (p, s->cost_volume != NULL);
   b.disp = s->disp;
   b.right_key = s->right_key;
   b.width = w;
@@ -247,7 +250,8 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
-  CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
+  if (!b.fuse_wta)
+    CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
   CHECK (sd_cuda_refine (p, s->disp, s->right_key, s->disp_tmp, out,
@@ -387,6 +391,8 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->cost_volume_env = cv && *cv >= '0' && *cv <= '3' ? *cv - '0' : -1;
   const char *deep = getenv ("SD_CUDA_DEEP_READS");
   s->deep_reads = deep && (*deep == '0' || *deep == '1') ? *deep - '0' : -1;
+  const char *fuse = getenv ("SD_CUDA_FUSED_WTA");
+  s->fuse_wta = !(fuse && *fuse == '0');
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess

@@ -61,6 +61,10 @@ typedef struct
                                  * directions */
   int deep_reads;               /* with cost_volume: twice the reads in
                                  * flight per scanline */
+  int fuse_wta;                 /* where sd_cuda_sgm_fuses_wta(): the last
+                                 * direction does winner-takes-all, fills
+                                 * disp and right_key, and sd_cuda_wta is
+                                 * not run */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */
@@ -75,6 +79,9 @@ size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
     int height);
 size_t sd_cuda_cost_volume_bytes (const SdParams * params, int width,
     int height);
+/* Whether sd_cuda_sgm can fuse winner-takes-all into its last direction
+ * for these parameters (given a cost volume or not). */
+int sd_cuda_sgm_fuses_wta (const SdParams * params, int cost_volume);
 cudaError_t sd_cuda_sgm (const SdParams * params,
     const SdCudaSgmBuffers * b, const SdCudaDeviceInfo * info,
     cudaStream_t stream);

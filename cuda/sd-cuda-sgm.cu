@@ -46,6 +46,10 @@ typedef struct
   int first;                    /* 16-bit mode: this direction writes the sum */
   int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
                                  * the cost volume */
+  /* the fused last direction (sd_sgm_last_kernel) */
+  int16_t *disp;
+  uint32_t *right_key;
+  int uniqueness, subpixel, lr;
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
    * direction dir[s] and write volume slot s */
   int n_segments;
@@ -448,6 +452,193 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   }
 }
 
+/* ---- the last direction fused with winner-takes-all ---------------------- */
+
+/* Above 128 disparities (32 lanes a scanline) the left-to-right direction
+ * can add the other directions' volumes as it goes and pick the winner on
+ * the spot, with the right image's disparity as a running minimum along
+ * the row: its own volume is never written and the sums are never read
+ * back, two bytes a cell less than sd-cuda-wta.cu moves.  One warp per row,
+ * so the kernel is bound by the latency of a step: the reads go out two
+ * pixels ahead, and the winner-takes-all of pixel x - 1 (which no later
+ * step depends on) is issued after the path step of pixel x, branch-free,
+ * so that the two dependency chains overlap. */
+
+/* NS: the 8-bit volumes of the other directions (3 or 7). */
+template < int DPL, int NS > struct SdLastIn
+{
+  SdCostIn < DPL > cost;
+  SdBytes < DPL > v8[NS];
+};
+
+template < int DPL, int NS > __device__ __forceinline__ void
+sd_last_load (const SdSgmArgs & a, SdLastIn < DPL, NS > &in, int x,
+    size_t row, const uint8_t * vol8, int lane)
+{
+  x = min (x, a.width - 1);     /* past the row's end: a harmless reload */
+  sd_cost_load < 32, DPL, SD_SRC_VOLUME > (a, in.cost, x, row + x, lane);
+  const size_t o = (size_t) x * a.dp;
+#pragma unroll
+  for (int s = 0; s < NS; s++)
+    in.v8[s] = sd_load_u8 < DPL > (vol8 + s * a.path_stride + o);
+}
+
+/* The state that runs along the row besides the path itself. */
+template < int DPL > struct SdRowState
+{
+  uint32_t rs[DPL];             /* right disparity: min (sum << 8 | k) so far */
+  int mine;                     /* lane x % 32's disparity, until stored */
+};
+
+/* Winner-takes-all, uniqueness and subpixel of pixel x from its sums S,
+ * and the right-image disparities that S completes. */
+template < int DPL > __device__ __forceinline__ void
+sd_emit (const SdSgmArgs & a, const uint32_t (&S)[(DPL + 1) / 2], int x,
+    size_t row, int lane, SdRowState < DPL > &st)
+{
+  const int D = a.D, dmin = a.dmin;
+  uint32_t key = SD_FULL_MASK;
+  uint32_t keys[DPL];
+#pragma unroll
+  for (int j = 0; j < DPL; j++) {
+    const int k = lane + 32 * j;
+    const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
+    keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
+    key = min (key, keys[j]);
+  }
+  key = sd_warp_min (key);
+  const int best = key & 0xff;
+  const int best_sum = key >> 8;
+  uint32_t m2 = SD_FULL_MASK;
+#pragma unroll
+  for (int j = 0; j < DPL; j++) {
+    const int k = lane + 32 * j;
+    if (abs (k - best) > 1)
+      m2 = min (m2, keys[j] >> 8 | (keys[j] == SD_FULL_MASK ?
+              SD_FULL_MASK : 0));
+  }
+  m2 = sd_warp_min (m2);
+  const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
+  const int sl = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kl >> 5),
+      kl & 31);
+  const int sr = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kr >> 5),
+      kr & 31);
+  const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
+      || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
+  int value = (dmin + best) * SD_SUBPIXEL_SCALE;
+  const int denom = max (sl + sr - 2 * best_sum, 1);
+  const int delta = sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
+  if (a.subpixel && best > 0 && best < D - 1)
+    value += delta;
+  if (x < dmin || !unique)
+    value = SD_DISP_INVALID;
+  /* lane x % 32 keeps the value; 32 of them go out in one store */
+  if ((x & 31) == lane)
+    st.mine = value;
+  if (x >= 0 && ((x & 31) == 31 || x == a.width - 1) && lane <= (x & 31))
+    a.disp[row + (x & ~31) + lane] = (int16_t) st.mine;
+
+  /* right disparity: slot k follows right pixel x - dmin - k */
+  uint32_t rot[DPL];
+#pragma unroll
+  for (int j = 0; j < DPL; j++)
+    rot[j] = __shfl_sync (SD_FULL_MASK, st.rs[j], (lane + 31) & 31);
+#pragma unroll
+  for (int j = 0; j < DPL; j++) {
+    const int k = lane + 32 * j;
+    const uint32_t before = lane == 0 ? (j > 0 ? rot[j - 1 + (j == 0)] :
+        SD_FULL_MASK) : rot[j];
+    st.rs[j] = k == 0 ? keys[j] : min (before, keys[j]);
+  }
+  /* the right pixel whose last candidate this was */
+  const int xr = x - dmin - (D - 1);
+  if (a.lr && xr >= 0 && lane == ((D - 1) & 31)) {
+    uint32_t v = SD_FULL_MASK;
+#pragma unroll
+    for (int j = 0; j < DPL; j++)
+      v = sd_pick (v, st.rs[j], j == (D - 1) >> 5);
+    a.right_key[row + xr] = v;
+  }
+}
+
+template < int DPL, int NS > __global__ void
+__launch_bounds__ (32 * SD_SGM_WARPS)
+sd_sgm_last_kernel (const SdSgmArgs a)
+{
+  const int NP = (DPL + 1) / 2;
+  const int lane = threadIdx.x & 31;
+  const int y = blockIdx.x * SD_SGM_WARPS + (threadIdx.x >> 5);
+  if (y >= a.height)
+    return;
+  const int w = a.width, D = a.D, dmin = a.dmin;
+  const size_t row = (size_t) y * w;
+
+  uint32_t keep[NP], P[NP], S_prev[NP];
+  sd_lane_masks < 32, DPL > (D, lane, keep);
+#pragma unroll
+  for (int p = 0; p < NP; p++) {
+    P[p] = SD_SENT2 & ~keep[p];
+    S_prev[p] = SD_FULL_MASK;
+  }
+  uint32_t min_prev = 0;
+  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
+  SdRowState < DPL > st;
+#pragma unroll
+  for (int j = 0; j < DPL; j++)
+    st.rs[j] = SD_FULL_MASK;
+  st.mine = SD_DISP_INVALID;
+  if (a.lr) {
+    /* right pixels with no left partner inside the image */
+    for (int xr = max (0, w - dmin) + lane; xr < w; xr += 32)
+      a.right_key[row + xr] = SD_FULL_MASK;
+  }
+
+  const uint8_t *vol8 = a.volume + row * a.dp + lane * DPL;
+  SdLastIn < DPL, NS > in_a, in_b;
+  sd_last_load < DPL, NS > (a, in_a, 0, row, vol8, lane);
+  sd_last_load < DPL, NS > (a, in_b, 1, row, vol8, lane);
+  uint32_t g_prev = in_a.cost.guide;
+
+  /* pixel x from in (then refilled with pixel x + 2); pixel x - 1 emitted */
+  auto body =[&](int x, SdLastIn < DPL, NS > &in) {
+    uint32_t c[NP], T[NP];
+    sd_cost_compute < DPL, SD_SRC_VOLUME > (a, in.cost, c);
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      T[p] = 0;
+#pragma unroll
+    for (int s = 0; s < NS; s++)
+      sd_add_u8 < DPL > (T, in.v8[s]);
+    const uint32_t g = in.cost.guide;
+    const uint32_t p2 = sd_penalty2 (a, g, g_prev);
+    g_prev = g;
+    sd_last_load < DPL, NS > (a, in, x + 2, row, vol8, lane);
+    min_prev = sd_path_step < 32, DPL > (P, min_prev, c, p1x2, p2, keep,
+        lane, SD_FULL_MASK);
+    sd_emit < DPL > (a, S_prev, x - 1, row, lane, st);
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      S_prev[p] = sd_add16x2 (P[p], T[p]);
+  };
+  for (int x = 0; x < w; x += 2) {
+    body (x, in_a);
+    if (x + 1 < w)
+      body (x + 1, in_b);
+  }
+  sd_emit < DPL > (a, S_prev, w - 1, row, lane, st);
+
+  if (a.lr) {
+    /* the row ended before these right pixels saw all D candidates */
+#pragma unroll
+    for (int j = 0; j < DPL; j++) {
+      const int k = lane + 32 * j;
+      const int xr = w - 1 - dmin - k;
+      if (k < D - 1 && xr >= 0)
+        a.right_key[row + xr] = st.rs[j];
+    }
+  }
+}
+
 /* ---- launchers ------------------------------------------------------------ */
 
 int
@@ -463,6 +654,14 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
       sd_sgm_cells_per_pixel (p->num_disparities);
   size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * p->paths : cells * 2;
   return (bytes + 255) & ~(size_t) 255;
+}
+
+int
+sd_cuda_sgm_fuses_wta (const SdParams * p, int cost_volume)
+{
+  int lanes, dpl;
+  sd_sgm_layout (p->num_disparities, &lanes, &dpl);
+  return lanes == 32 && dpl == 8 && cost_volume && sd_cuda_sgm_uses_8bit (p);
 }
 
 size_t
@@ -591,19 +790,37 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   }
 
   /* the horizontal directions have the longest lines: they go first in the
-   * grid so that they start early */
+   * grid so that they start early; with the fused last direction (left to
+   * right, direction 0) the others make the one launch before it */
+  const bool fused = sd_cuda_sgm_fuses_wta (p, b->cost_volume != NULL)
+      && b->fuse_wta;
   const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
   if (u8) {
     int blocks = 0;
-    for (int i = 0; i < p->paths; i++) {
-      a.dir[i] = order[i];
-      a.block0[i] = blocks;
+    const int first = fused ? 1 : 0;
+    for (int i = first; i < p->paths; i++) {
+      a.dir[i - first] = order[i];
+      a.block0[i - first] = blocks;
       blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
           lines_per_block);
     }
-    a.n_segments = p->paths;
+    a.n_segments = p->paths - first;
     a.block0[a.n_segments] = blocks;
     sd_sgm_dispatch (D, true, src, false, a, stream);
+    if (!fused)
+      return cudaGetLastError ();
+    a.disp = b->disp;
+    a.right_key = b->right_key;
+    a.uniqueness = p->uniqueness;
+    a.subpixel = p->subpixel;
+    a.lr = p->lr_check != SD_LR_CHECK_OFF;
+    const dim3 grid (sd_cuda_div_up (h, SD_SGM_WARPS));
+    if (a.n_segments == 7)
+      sd_sgm_last_kernel < 8, 7 > <<< grid, 32 * SD_SGM_WARPS, 0, stream >>>
+          (a);
+    else
+      sd_sgm_last_kernel < 8, 3 > <<< grid, 32 * SD_SGM_WARPS, 0, stream >>>
+          (a);
     return cudaGetLastError ();
   }
   a.n_segments = 1;
