@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "sd-cuda.h"
+#include "sd-cuda-hbp.h"
 #include "sd-cuda-internal.h"
 
 /* Where the paths get their costs (docs/performance.md): stored once in a
@@ -117,10 +118,13 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
 {
   const size_t n = (size_t) w * h;
-  const size_t volume = sd_cuda_sgm_volume_bytes (p, w, h);
+  /* the aggregation scratch: SGM's path volumes or hbp's workspace */
+  const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
+  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, h) :
+      sd_cuda_hbp_workspace_bytes (p, w, h);
   s->cost_volume_mode = s->cost_volume_env >= 0 ? s->cost_volume_env :
       cost_volume_default (p);
-  s->use_cost_volume = s->cost_volume_mode != 0;
+  s->use_cost_volume = sgm && s->cost_volume_mode != 0;
   size_t off = 0;
   const size_t o_raw = off;
   off += align_up (2 * n * 4);
@@ -207,22 +211,14 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   return SD_OK;
 }
 
-/* Everything after luma extraction: s->luma holds both images; the output
- * goes to out (device, pitched).  Only enqueues. */
+/* Census (when used), SGM aggregation and winner-takes-all on the
+ * prefiltered images pre (left, then right).  Only enqueues. */
 static SdStatus
-enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
-    size_t out_pitch, SdError * err)
+enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * pre,
+    SdError * err)
 {
   const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
-  const uint8_t *pre = s->luma;
-  if (s->marks)
-    CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
-  if (p->prefilter != SD_PREFILTER_NONE) {
-    CHECK (sd_cuda_prefilter (p, s->luma, s->pre, s->pre_tmp, w, h,
-            s->stream), "running the prefilter");
-    pre = s->pre;
-  }
   if (p->cost == SD_COST_CENSUS)
     CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
             s->stream), "computing census signatures");
@@ -254,6 +250,38 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
+  return SD_OK;
+}
+
+/* Everything after luma extraction: s->luma holds both images; the output
+ * goes to out (device, pitched).  Only enqueues. */
+static SdStatus
+enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
+    size_t out_pitch, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  const uint8_t *pre = s->luma;
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
+  if (p->prefilter != SD_PREFILTER_NONE) {
+    CHECK (sd_cuda_prefilter (p, s->luma, s->pre, s->pre_tmp, w, h,
+            s->stream), "running the prefilter");
+    pre = s->pre;
+  }
+  if (p->algorithm == SD_ALGORITHM_HBP) {
+    if (s->marks)
+      CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
+    CHECK (sd_cuda_hbp (p, pre, s->volume, s->disp, s->right_key, w, h,
+            s->stream), "propagating beliefs");
+    if (s->marks) {
+      CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
+      CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
+    }
+  } else {
+    SdStatus st = enqueue_sgm (s, p, pre, err);
+    if (st != SD_OK)
+      return st;
+  }
   CHECK (sd_cuda_refine (p, s->disp, s->right_key, s->disp_tmp, out,
           out_pitch, w, h, s->stream), "refining disparities");
   if (s->marks)
@@ -265,10 +293,10 @@ static SdStatus
 check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
     const SdPlane * out, SdError * err)
 {
-  if (p->algorithm != SD_ALGORITHM_SGM)
+  if (p->algorithm != SD_ALGORITHM_SGM && p->algorithm != SD_ALGORITHM_HBP)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
-        "the CUDA backend runs the sgm algorithm only, not '%s'; use "
-        "backend=cpu for it", sd_enum_to_nick (sd_algorithm_entries,
+        "the CUDA backend runs the sgm and hbp algorithms, not '%s' yet; "
+        "use backend=cpu for it", sd_enum_to_nick (sd_algorithm_entries,
             p->algorithm));
   if (left->width != right->width || left->height != right->height
       || out->width != left->width || out->height != left->height)
