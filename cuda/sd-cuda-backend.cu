@@ -43,7 +43,7 @@ struct SdCudaPipeline
                                  * horizontal directions */
   int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 .. 3 */
   int deep_reads;               /* SD_CUDA_DEEP_READS 0 or 1, or -1 */
-  int fuse_wta;                 /* SD_CUDA_FUSED_WTA: 1 unless "0" */
+  int fuse_wta;                 /* SD_CUDA_FUSED_WTA=1 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -419,8 +419,10 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->cost_volume_env = cv && *cv >= '0' && *cv <= '3' ? *cv - '0' : -1;
   const char *deep = getenv ("SD_CUDA_DEEP_READS");
   s->deep_reads = deep && (*deep == '0' || *deep == '1') ? *deep - '0' : -1;
+  /* measured slower (docs/performance.md): one warp a row is latency-bound
+   * even at 3840x2160, so it stays off unless asked for */
   const char *fuse = getenv ("SD_CUDA_FUSED_WTA");
-  s->fuse_wta = !(fuse && *fuse == '0');
+  s->fuse_wta = fuse && *fuse == '1';
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess

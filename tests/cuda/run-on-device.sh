@@ -115,15 +115,23 @@ fi
 if [[ " $STEPS " == *" profile "* ]]; then
   # the kernels of one 1920x1080 frame with 128 disparities, by Nsight Compute
   NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
+  for sz in 1920x1080:128 3840x2160:256; do
   timeout 300 "$NCU" --launch-count 6 --metrics \
 gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,\
 dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 sm__warps_active.avg.pct_of_peak_sustained_active,\
 smsp__issue_active.avg.pct_of_peak_sustained_active,\
-dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread \
-    "$BIN/sd-bench" --synthetic 1920x1080 --backend cuda --num-disparities 128 \
-    --repeat 1 --warmup 0 > "$LOGS/ncu.log" 2>&1
-  grep -E '^  [a-z_]+|gpu__time|sm__throughput|dram__throughput|warps_active|issue_active|dram__bytes|registers' "$LOGS/ncu.log" | head -80
+dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,\
+lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,\
+lts__t_sectors_srcunit_tex_op_read.sum,\
+smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,\
+smsp__average_warp_latency_issue_stalled_lg_throttle.ratio,\
+smsp__average_warp_latency_issue_stalled_drain.ratio,\
+smsp__average_warp_latency_issue_stalled_membar.ratio \
+    "$BIN/sd-bench" --synthetic "${sz%%:*}" --backend cuda \
+    --num-disparities "${sz##*:}" --repeat 1 --warmup 0 > "$LOGS/ncu-${sz%%:*}.log" 2>&1
+  grep -E '^  [a-z_]+|gpu__time|throughput|warps_active|issue_active|dram__bytes|registers|lts__|stalled' "$LOGS/ncu-${sz%%:*}.log" | head -90
+  done
 fi
 
 mkdir -p "$OUT"
