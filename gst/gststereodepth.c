@@ -884,7 +884,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where the disparity is computed; read when the first pair after a start arrives",
+          "Where the disparity is computed; read when the first pair after "
+          "a start arrives",
           GST_TYPE_STEREO_DEPTH_BACKEND, DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
