@@ -46,7 +46,7 @@ typedef struct
   int first;                    /* 16-bit mode: this direction writes the sum */
   int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
                                  * the cost volume */
-  /* the fused last direction (sd_sgm_last_kernel) */
+  /* the fused last direction (sd_sgm_row_kernel) */
   int16_t *disp;
   uint32_t *right_key;
   int uniqueness, subpixel, lr;
@@ -455,187 +455,185 @@ sd_sgm_path_kernel (const SdSgmArgs a)
 /* ---- the last direction fused with winner-takes-all ---------------------- */
 
 /* Above 128 disparities (32 lanes a scanline) the left-to-right direction
- * can add the other directions' volumes as it goes and pick the winner on
- * the spot, with the right image's disparity as a running minimum along
- * the row: its own volume is never written and the sums are never read
- * back, two bytes a cell less than sd-cuda-wta.cu moves.  One warp per row,
- * so the kernel is bound by the latency of a step: the reads go out two
- * pixels ahead, and the winner-takes-all of pixel x - 1 (which no later
- * step depends on) is issued after the path step of pixel x, branch-free,
- * so that the two dependency chains overlap. */
+ * can be summed with the other directions' volumes and given its winner
+ * without its own volume ever going through memory: one block per row, one
+ * producer warp sweeps the row (the dependency chain) and leaves each
+ * chunk of SD_ROW_CHUNK pixels' path costs in shared memory; three consumer
+ * warps add the other volumes, pick the winner of each pixel, and keep the
+ * right image's disparity as a running minimum of (sum << 8 | k) per right
+ * pixel in shared memory.  Three chunk buffers let the producer run one
+ * chunk ahead of the consumers' two phases; one barrier per chunk. */
+#define SD_ROW_CHUNK 24          /* three buffers of it fit in 48 KB */
+#define SD_ROW_CONSUMERS 3
+#define SD_ROW_RING 512         /* right pixels in flight: >= 256 + chunk */
 
-/* NS: the 8-bit volumes of the other directions (3 or 7). */
-template < int DPL, int NS > struct SdLastIn
+template < int NS > __global__ void
+__launch_bounds__ (32 * (1 + SD_ROW_CONSUMERS))
+sd_sgm_row_kernel (const SdSgmArgs a)
 {
-  SdCostIn < DPL > cost;
-  SdBytes < DPL > v8[NS];
-};
-
-template < int DPL, int NS > __device__ __forceinline__ void
-sd_last_load (const SdSgmArgs & a, SdLastIn < DPL, NS > &in, int x,
-    size_t row, const uint8_t * vol8, int lane)
-{
-  x = min (x, a.width - 1);     /* past the row's end: a harmless reload */
-  sd_cost_load < 32, DPL, SD_SRC_VOLUME > (a, in.cost, x, row + x, lane);
-  const size_t o = (size_t) x * a.dp;
-#pragma unroll
-  for (int s = 0; s < NS; s++)
-    in.v8[s] = sd_load_u8 < DPL > (vol8 + s * a.path_stride + o);
-}
-
-/* The state that runs along the row besides the path itself. */
-template < int DPL > struct SdRowState
-{
-  uint32_t rs[DPL];             /* right disparity: min (sum << 8 | k) so far */
-  int mine;                     /* lane x % 32's disparity, until stored */
-};
-
-/* Winner-takes-all, uniqueness and subpixel of pixel x from its sums S,
- * and the right-image disparities that S completes. */
-template < int DPL > __device__ __forceinline__ void
-sd_emit (const SdSgmArgs & a, const uint32_t (&S)[(DPL + 1) / 2], int x,
-    size_t row, int lane, SdRowState < DPL > &st)
-{
-  const int D = a.D, dmin = a.dmin;
-  uint32_t key = SD_FULL_MASK;
-  uint32_t keys[DPL];
-#pragma unroll
-  for (int j = 0; j < DPL; j++) {
-    const int k = lane + 32 * j;
-    const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-    keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
-    key = min (key, keys[j]);
-  }
-  key = sd_warp_min (key);
-  const int best = key & 0xff;
-  const int best_sum = key >> 8;
-  uint32_t m2 = SD_FULL_MASK;
-#pragma unroll
-  for (int j = 0; j < DPL; j++) {
-    const int k = lane + 32 * j;
-    if (abs (k - best) > 1)
-      m2 = min (m2, keys[j] >> 8 | (keys[j] == SD_FULL_MASK ?
-              SD_FULL_MASK : 0));
-  }
-  m2 = sd_warp_min (m2);
-  const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
-  const int sl = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kl >> 5),
-      kl & 31);
-  const int sr = __shfl_sync (SD_FULL_MASK, sd_slot < DPL > (S, kr >> 5),
-      kr & 31);
-  const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
-      || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
-  int value = (dmin + best) * SD_SUBPIXEL_SCALE;
-  const int denom = max (sl + sr - 2 * best_sum, 1);
-  const int delta = sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE, 2 * denom);
-  if (a.subpixel && best > 0 && best < D - 1)
-    value += delta;
-  if (x < dmin || !unique)
-    value = SD_DISP_INVALID;
-  /* lane x % 32 keeps the value; 32 of them go out in one store */
-  if ((x & 31) == lane)
-    st.mine = value;
-  if (x >= 0 && ((x & 31) == 31 || x == a.width - 1) && lane <= (x & 31))
-    a.disp[row + (x & ~31) + lane] = (int16_t) st.mine;
-
-  /* right disparity: slot k follows right pixel x - dmin - k */
-  uint32_t rot[DPL];
-#pragma unroll
-  for (int j = 0; j < DPL; j++)
-    rot[j] = __shfl_sync (SD_FULL_MASK, st.rs[j], (lane + 31) & 31);
-#pragma unroll
-  for (int j = 0; j < DPL; j++) {
-    const int k = lane + 32 * j;
-    const uint32_t before = lane == 0 ? (j > 0 ? rot[j - 1 + (j == 0)] :
-        SD_FULL_MASK) : rot[j];
-    st.rs[j] = k == 0 ? keys[j] : min (before, keys[j]);
-  }
-  /* the right pixel whose last candidate this was */
-  const int xr = x - dmin - (D - 1);
-  if (a.lr && xr >= 0 && lane == ((D - 1) & 31)) {
-    uint32_t v = SD_FULL_MASK;
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v = sd_pick (v, st.rs[j], j == (D - 1) >> 5);
-    a.right_key[row + xr] = v;
-  }
-}
-
-template < int DPL, int NS > __global__ void
-__launch_bounds__ (32 * SD_SGM_WARPS)
-sd_sgm_last_kernel (const SdSgmArgs a)
-{
-  const int NP = (DPL + 1) / 2;
+  const int DPL = 8, NP = 4;
+  const int WORDS = NP * 32;    /* u32 words of one pixel in a buffer */
+  __shared__ uint32_t buf[3][SD_ROW_CHUNK * WORDS];
+  __shared__ uint32_t rkey[SD_ROW_RING];
   const int lane = threadIdx.x & 31;
-  const int y = blockIdx.x * SD_SGM_WARPS + (threadIdx.x >> 5);
-  if (y >= a.height)
-    return;
+  const int warp = threadIdx.x >> 5;
+  const int y = blockIdx.x;
   const int w = a.width, D = a.D, dmin = a.dmin;
   const size_t row = (size_t) y * w;
+  const int chunks = (w + SD_ROW_CHUNK - 1) / SD_ROW_CHUNK;
 
-  uint32_t keep[NP], P[NP], S_prev[NP];
-  sd_lane_masks < 32, DPL > (D, lane, keep);
-#pragma unroll
-  for (int p = 0; p < NP; p++) {
-    P[p] = SD_SENT2 & ~keep[p];
-    S_prev[p] = SD_FULL_MASK;
-  }
-  uint32_t min_prev = 0;
-  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  SdRowState < DPL > st;
-#pragma unroll
-  for (int j = 0; j < DPL; j++)
-    st.rs[j] = SD_FULL_MASK;
-  st.mine = SD_DISP_INVALID;
   if (a.lr) {
     /* right pixels with no left partner inside the image */
-    for (int xr = max (0, w - dmin) + lane; xr < w; xr += 32)
+    for (int xr = max (0, w - dmin) + (int) threadIdx.x; xr < w;
+        xr += blockDim.x)
       a.right_key[row + xr] = SD_FULL_MASK;
   }
 
-  const uint8_t *vol8 = a.volume + row * a.dp + lane * DPL;
-  SdLastIn < DPL, NS > in_a, in_b;
-  sd_last_load < DPL, NS > (a, in_a, 0, row, vol8, lane);
-  sd_last_load < DPL, NS > (a, in_b, 1, row, vol8, lane);
-  uint32_t g_prev = in_a.cost.guide;
-
-  /* pixel x from in (then refilled with pixel x + 2); pixel x - 1 emitted */
-  auto body =[&](int x, SdLastIn < DPL, NS > &in) {
-    uint32_t c[NP], T[NP];
-    sd_cost_compute < DPL, SD_SRC_VOLUME > (a, in.cost, c);
+  /* the producer's path state */
+  uint32_t keep[NP], P[NP];
+  sd_lane_masks < 32, DPL > (D, lane, keep);
 #pragma unroll
-    for (int p = 0; p < NP; p++)
-      T[p] = 0;
-#pragma unroll
-    for (int s = 0; s < NS; s++)
-      sd_add_u8 < DPL > (T, in.v8[s]);
-    const uint32_t g = in.cost.guide;
-    const uint32_t p2 = sd_penalty2 (a, g, g_prev);
-    g_prev = g;
-    sd_last_load < DPL, NS > (a, in, x + 2, row, vol8, lane);
-    min_prev = sd_path_step < 32, DPL > (P, min_prev, c, p1x2, p2, keep,
-        lane, SD_FULL_MASK);
-    sd_emit < DPL > (a, S_prev, x - 1, row, lane, st);
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-      S_prev[p] = sd_add16x2 (P[p], T[p]);
+  for (int p = 0; p < NP; p++)
+    P[p] = SD_SENT2 & ~keep[p];
+  uint32_t min_prev = 0, g_prev = 0;
+  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
+  /* its reads, several pixels ahead */
+  const int RING = 6;
+  SdCostIn < DPL > ring[RING];
+  int loaded = 0;
+  auto load =[&](SdCostIn < DPL > &in) {
+    const int lx = min (loaded, w - 1);
+    sd_cost_load < 32, DPL, SD_SRC_VOLUME > (a, in, lx, row + lx, lane);
+    loaded++;
   };
-  for (int x = 0; x < w; x += 2) {
-    body (x, in_a);
-    if (x + 1 < w)
-      body (x + 1, in_b);
-  }
-  sd_emit < DPL > (a, S_prev, w - 1, row, lane, st);
-
-  if (a.lr) {
-    /* the row ended before these right pixels saw all D candidates */
+  if (warp == 0) {
 #pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const int k = lane + 32 * j;
-      const int xr = w - 1 - dmin - k;
-      if (k < D - 1 && xr >= 0)
-        a.right_key[row + xr] = st.rs[j];
+    for (int r = 0; r < RING; r++)
+      load (ring[r]);
+    g_prev = ring[0].guide;
+  }
+
+  for (int c = 0; c < chunks + 2; c++) {
+    if (warp == 0) {
+      /* producer: chunk c's path costs into buf[c % 3] */
+      if (c < chunks) {
+        uint32_t *out = buf[c % 3];
+        const int x0 = c * SD_ROW_CHUNK;
+        const int n = min (SD_ROW_CHUNK, w - x0);
+        for (int i0 = 0; i0 < n; i0 += RING) {
+#pragma unroll
+          for (int r = 0; r < RING; r++) {
+            if (i0 + r < n) {
+              uint32_t cc[NP];
+              sd_cost_compute < DPL, SD_SRC_VOLUME > (a, ring[r], cc);
+              const uint32_t gv = ring[r].guide;
+              const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
+              g_prev = gv;
+              load (ring[r]);
+              min_prev = sd_path_step < 32, DPL > (P, min_prev, cc, p1x2, p2,
+                  keep, lane, SD_FULL_MASK);
+#pragma unroll
+              for (int p = 0; p < NP; p++)
+                out[(i0 + r) * WORDS + p * 32 + lane] = P[p];
+            }
+          }
+        }
+      }
+    } else {
+      const int cw = warp - 1;
+      /* consumers, phase 1: chunk c - 1's sums and winners */
+      const int c1 = c - 1;
+      if (c1 >= 0 && c1 < chunks) {
+        uint32_t *S_buf = buf[c1 % 3];
+        const int x0 = c1 * SD_ROW_CHUNK;
+        const int n = min (SD_ROW_CHUNK, w - x0);
+        for (int i = cw; i < n; i += SD_ROW_CONSUMERS) {
+          const int x = x0 + i;
+          const size_t cell = (row + x) * a.dp + lane * DPL;
+          SdBytes < DPL > b[NS];
+#pragma unroll
+          for (int s = 0; s < NS; s++)
+            b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+          uint32_t S[NP];
+#pragma unroll
+          for (int p = 0; p < NP; p++)
+            S[p] = S_buf[i * WORDS + p * 32 + lane];
+#pragma unroll
+          for (int s = 0; s < NS; s++)
+            sd_add_u8 < DPL > (S, b[s]);
+          uint32_t keys[DPL], key = SD_FULL_MASK;
+#pragma unroll
+          for (int j = 0; j < DPL; j++) {
+            const int k = lane + 32 * j;
+            const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
+            keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
+            key = min (key, keys[j]);
+          }
+          key = sd_warp_min (key);
+          const int best = key & 0xff;
+          const int best_sum = key >> 8;
+          uint32_t m2 = SD_FULL_MASK;
+#pragma unroll
+          for (int j = 0; j < DPL; j++) {
+            const int k = lane + 32 * j;
+            if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
+              m2 = min (m2, keys[j] >> 8);
+          }
+          m2 = sd_warp_min (m2);
+          const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
+          const int sl = __shfl_sync (SD_FULL_MASK,
+              sd_slot < DPL > (S, kl >> 5), kl & 31);
+          const int sr = __shfl_sync (SD_FULL_MASK,
+              sd_slot < DPL > (S, kr >> 5), kr & 31);
+          if (lane == 0) {
+            const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
+                || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
+            int value = (dmin + best) * SD_SUBPIXEL_SCALE;
+            if (a.subpixel && best > 0 && best < D - 1) {
+              const int denom = max (sl + sr - 2 * best_sum, 1);
+              value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE,
+                  2 * denom);
+            }
+            if (x < dmin || !unique)
+              value = SD_DISP_INVALID;
+            a.disp[row + x] = (int16_t) value;
+          }
+#pragma unroll
+          for (int p = 0; p < NP; p++)
+            S_buf[i * WORDS + p * 32 + lane] = S[p];
+        }
+      }
+      /* consumers, phase 2: chunk c - 2's sums into the right pixels'
+       * running minima; a right pixel whose last candidate this chunk
+       * holds (or the row's last chunk) is final */
+      const int c2 = c - 2;
+      if (a.lr && c2 >= 0 && c2 < chunks) {
+        const uint32_t *S_buf = buf[c2 % 3];
+        const int x0 = c2 * SD_ROW_CHUNK;
+        const int n = min (SD_ROW_CHUNK, w - x0);
+        const int xr_lo = max (0, x0 - dmin - (D - 1));
+        const int xr_hi = x0 + n - 1 - dmin;
+        for (int xr = xr_lo + (int) threadIdx.x - 32; xr <= xr_hi;
+            xr += 32 * SD_ROW_CONSUMERS) {
+          const int k_lo = max (0, x0 - xr - dmin);
+          const int k_hi = min (D - 1, x0 + n - 1 - xr - dmin);
+          uint32_t best = k_lo == 0 ? SD_FULL_MASK :
+              rkey[xr & (SD_ROW_RING - 1)];
+          for (int k = k_lo; k <= k_hi; k++) {
+            const int i = xr + dmin + k - x0;
+            const int j = k >> 5;
+            const uint32_t word = S_buf[i * WORDS + (j >> 1) * 32 + (k & 31)];
+            const uint32_t s = j & 1 ? word >> 16 : word & 0xffff;
+            best = min (best, s << 8 | (uint32_t) k);
+          }
+          if (k_hi == D - 1 || c2 == chunks - 1)
+            a.right_key[row + xr] = best;
+          else
+            rkey[xr & (SD_ROW_RING - 1)] = best;
+        }
+      }
     }
+    __syncthreads ();
   }
 }
 
@@ -814,13 +812,11 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     a.uniqueness = p->uniqueness;
     a.subpixel = p->subpixel;
     a.lr = p->lr_check != SD_LR_CHECK_OFF;
-    const dim3 grid (sd_cuda_div_up (h, SD_SGM_WARPS));
+    const dim3 block (32 * (1 + SD_ROW_CONSUMERS));
     if (a.n_segments == 7)
-      sd_sgm_last_kernel < 8, 7 > <<< grid, 32 * SD_SGM_WARPS, 0, stream >>>
-          (a);
+      sd_sgm_row_kernel < 7 > <<< h, block, 0, stream >>> (a);
     else
-      sd_sgm_last_kernel < 8, 3 > <<< grid, 32 * SD_SGM_WARPS, 0, stream >>>
-          (a);
+      sd_sgm_row_kernel < 3 > <<< h, block, 0, stream >>> (a);
     return cudaGetLastError ();
   }
   a.n_segments = 1;
