@@ -458,13 +458,14 @@ sd_sgm_path_kernel (const SdSgmArgs a)
  * can be summed with the other directions' volumes and given its winner
  * without its own volume ever going through memory: one block per row, one
  * producer warp sweeps the row (the dependency chain) and leaves each
- * chunk of SD_ROW_CHUNK pixels' path costs in shared memory; three consumer
- * warps add the other volumes, pick the winner of each pixel, and keep the
+ * chunk of SD_ROW_CHUNK pixels' path costs in shared memory; seven consumer
+ * warps add the other volumes (the reads of a warp's next pixel in flight
+ * while it works on one), pick the winner of each pixel, and keep the
  * right image's disparity as a running minimum of (sum << 8 | k) per right
  * pixel in shared memory.  Three chunk buffers let the producer run one
  * chunk ahead of the consumers' two phases; one barrier per chunk. */
 #define SD_ROW_CHUNK 24          /* three buffers of it fit in 48 KB */
-#define SD_ROW_CONSUMERS 3
+#define SD_ROW_CONSUMERS 7
 #define SD_ROW_RING 512         /* right pixels in flight: >= 256 + chunk */
 
 template < int NS > __global__ void
@@ -547,13 +548,22 @@ sd_sgm_row_kernel (const SdSgmArgs a)
         uint32_t *S_buf = buf[c1 % 3];
         const int x0 = c1 * SD_ROW_CHUNK;
         const int n = min (SD_ROW_CHUNK, w - x0);
+        SdBytes < DPL > nb[NS];
+        auto fetch =[&](int i) {
+          const size_t cell = (row + x0 + min (i, n - 1)) * a.dp + lane * DPL;
+#pragma unroll
+          for (int s = 0; s < NS; s++)
+            nb[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+        };
+        fetch (cw);
         for (int i = cw; i < n; i += SD_ROW_CONSUMERS) {
           const int x = x0 + i;
-          const size_t cell = (row + x) * a.dp + lane * DPL;
           SdBytes < DPL > b[NS];
 #pragma unroll
           for (int s = 0; s < NS; s++)
-            b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+            b[s] = nb[s];
+          if (i + SD_ROW_CONSUMERS < n)
+            fetch (i + SD_ROW_CONSUMERS);
           uint32_t S[NP];
 #pragma unroll
           for (int p = 0; p < NP; p++)
