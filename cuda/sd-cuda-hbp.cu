@@ -7,24 +7,40 @@
  * out bit-identical; the rest differ where expf/the compilers' constant
  * folding does (see tests/cuda).
  *
- * Layout: every array of a level is (row, disparity, column), so a warp
- * reading one disparity of neighbouring pixels reads one contiguous run.
- * One workspace holds the float images, the data costs of all levels and the
- * four message arrays of all levels (float or half); messages are stored at
- * their sender, as on the CPU.
+ * Layout: every array of a level is (row, disparity, column), with the
+ * columns of each row split by parity (the even ones, then the odd ones).
+ * In a checkerboard half-step the pixels that send in a row all have one
+ * parity, and their neighbours in the rows above and below have it too,
+ * while their left and right neighbours have the other: with the split,
+ * consecutive threads read and write consecutive addresses everywhere.
+ * One workspace holds the float images, the data costs of all levels and
+ * the four message arrays of all levels (float or half); messages are
+ * stored at their sender, as on the CPU.
  *
- * A message is computed by G lanes together, each holding DPT disparities
- * in registers (G * DPT >= D).  The passes that are sequential on the CPU
- * (the forward and backward passes of the min-convolution, and the sum for
- * the mean) stay sequential: lane g continues where lane g - 1 stopped,
- * handed over with a shuffle, so the float results match the CPU's. */
+ * A thread computes its pixel's messages one disparity after the other,
+ * exactly as the CPU does, with the message under construction in shared
+ * memory (disparity-major, so that a warp's accesses fall in distinct
+ * banks). */
 #include <cuda_fp16.h>
 
 #include "sd-cuda-hbp.h"
 
-#define DPT 16                  /* disparities per lane */
-#define FULL_MASK 0xffffffffu
-#define BLOCK 128
+#define BLOCK 128               /* threads of the per-pixel kernels */
+#define UPDATE_BLOCK 64         /* threads of the message kernel */
+
+/* Where disparity k of pixel (x, y) lives in a level's array: rows of
+ * pitch = 2 * ceil(w / 2) elements per disparity, even columns first. */
+__device__ __forceinline__ size_t
+at (int x, int y, int k, int D, int pitch)
+{
+  return ((size_t) y * D + k) * pitch + (x & 1) * (pitch / 2) + (x >> 1);
+}
+
+__host__ __device__ __forceinline__ int
+level_pitch (int w)
+{
+  return 2 * ((w + 1) / 2);
+}
 
 __device__ __forceinline__ float
 load_msg (const float *p)
@@ -99,7 +115,7 @@ gaussian_y_kernel (const float *src, float *dst, int w, int h,
 
 __global__ void
 data_cost_kernel (const float *left, const float *right, float *cost, int w,
-    int h, int D, int min_disparity, float weight, float trunc)
+    int h, int D, int pitch, int min_disparity, float weight, float trunc)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
@@ -110,8 +126,7 @@ data_cost_kernel (const float *left, const float *right, float *cost, int w,
     /* a match left of the right image reads its edge pixel */
     const int xr = min (max (x - min_disparity - k, 0), w - 1);
     const float diff = fabsf (__fsub_rn (l, right[(size_t) y * w + xr]));
-    cost[((size_t) y * D + k) * w + x] = __fmul_rn (weight, fminf (diff,
-            trunc));
+    cost[at (x, y, k, D, pitch)] = __fmul_rn (weight, fminf (diff, trunc));
   }
 }
 
@@ -124,15 +139,16 @@ sum_up_kernel (const float *fine, float *coarse, int fw, int fh, int cw,
   const int y = blockIdx.y;
   if (x >= cw)
     return;
+  const int fp = level_pitch (fw), cp = level_pitch (cw);
   for (int k = 0; k < D; k++) {
     float acc = 0.0f;
     for (int j = 0; j < 2; j++)
       for (int i = 0; i < 2; i++) {
         const int fx = 2 * x + i, fy = 2 * y + j;
         if (fx < fw && fy < fh)
-          acc = __fadd_rn (acc, fine[((size_t) fy * D + k) * fw + fx]);
+          acc = __fadd_rn (acc, fine[at (fx, fy, k, D, fp)]);
       }
-    coarse[((size_t) y * D + k) * cw + x] = acc;
+    coarse[at (x, y, k, D, cp)] = acc;
   }
 }
 
@@ -151,9 +167,10 @@ copy_down_kernel (Messages < T > coarse, Messages < T > fine, int cw, int fw,
   const int y = blockIdx.y;
   if (x >= fw)
     return;
+  const int fp = level_pitch (fw), cp = level_pitch (cw);
   for (int k = 0; k < D; k++) {
-    const size_t from = ((size_t) (y / 2) * D + k) * cw + x / 2;
-    const size_t to = ((size_t) y * D + k) * fw + x;
+    const size_t from = at (x / 2, y / 2, k, D, cp);
+    const size_t to = at (x, y, k, D, fp);
     fine.up[to] = coarse.up[from];
     fine.down[to] = coarse.down[from];
     fine.left[to] = coarse.left[from];
@@ -161,179 +178,90 @@ copy_down_kernel (Messages < T > coarse, Messages < T > fine, int cw, int fw,
   }
 }
 
-/* The message of sd_bp_message() from h, by the G lanes of one pixel (lane
- * g holds disparities g * DPT ..).  Every lane of the warp must call it. */
-template < int G > __device__ __forceinline__ void
-bp_message (float (&h)[DPT], int g, int D, float disc_trunc)
-{
-  const int k0 = g * DPT;
-  float lowest = INFINITY;
-#pragma unroll
-  for (int j = 0; j < DPT; j++)
-    if (k0 + j < D)
-      lowest = fminf (lowest, h[j]);
-#pragma unroll
-  for (int off = G / 2; off > 0; off /= 2)
-    lowest = fminf (lowest, __shfl_xor_sync (FULL_MASK, lowest, off, G));
-
-  /* forward pass: h[k] = min(h[k], h[k-1] + 1), lane after lane */
-  float prev = 0.0f;
-#pragma unroll 1
-  for (int ph = 0; ph < G; ph++) {
-    if (g == ph) {
-#pragma unroll
-      for (int j = 0; j < DPT; j++) {
-        const int k = k0 + j;
-        if (k < D) {
-          if (k > 0)
-            h[j] = fminf (h[j], __fadd_rn (prev, 1.0f));
-          prev = h[j];
-        }
-      }
-    }
-    if (G > 1) {
-      const float passed = __shfl_sync (FULL_MASK, prev, ph, G);
-      if (g == ph + 1)
-        prev = passed;
-    }
-  }
-  /* backward pass: h[k] = min(h[k], h[k+1] + 1), last lane first */
-  float next = 0.0f;
-#pragma unroll 1
-  for (int ph = G - 1; ph >= 0; ph--) {
-    if (g == ph) {
-#pragma unroll
-      for (int j = DPT - 1; j >= 0; j--) {
-        const int k = k0 + j;
-        if (k < D) {
-          if (k < D - 1)
-            h[j] = fminf (h[j], __fadd_rn (next, 1.0f));
-          next = h[j];
-        }
-      }
-    }
-    if (G > 1) {
-      const float passed = __shfl_sync (FULL_MASK, next, ph, G);
-      if (g == ph - 1)
-        next = passed;
-    }
-  }
-  /* truncation and the running sum, in the CPU's order */
-  const float cap = __fadd_rn (lowest, disc_trunc);
-  float sum = 0.0f;
-#pragma unroll 1
-  for (int ph = 0; ph < G; ph++) {
-    if (g == ph) {
-#pragma unroll
-      for (int j = 0; j < DPT; j++) {
-        if (k0 + j < D) {
-          h[j] = fminf (h[j], cap);
-          sum = __fadd_rn (sum, h[j]);
-        }
-      }
-    }
-    if (G > 1) {
-      const float passed = __shfl_sync (FULL_MASK, sum, ph, G);
-      if (g == ph + 1)
-        sum = passed;
-    }
-  }
-  if (G > 1)
-    sum = __shfl_sync (FULL_MASK, sum, G - 1, G);
-  const float mean = __fdiv_rn (sum, (float) D);
-#pragma unroll
-  for (int j = 0; j < DPT; j++)
-    h[j] = __fsub_rn (h[j], mean);
-}
-
-/* One incoming message: where it is and whether its sender exists. */
+/* One incoming message: its disparity 0, and whether its sender exists. */
 template < typename T > struct Incoming
 {
-  const T *at;                  /* disparity 0; disparity k at at + k * w */
+  const T *base;
   bool present;
 };
 
-/* h = data + the incoming messages that are present, added in the order
- * given (the CPU's); they are read from memory, where the first of the four
- * messages brought them into the cache, so that only data and h live in
- * registers */
+/* sd_bp_message() for one pixel: h = data + a + b + c (those present, in
+ * that order), the forward pass folded into the same loop, then the
+ * backward pass, the cap and the sum, and the shift to zero mean - each
+ * pass in the CPU's order, on the message kept in shared memory (h[k] at
+ * scratch[k * UPDATE_BLOCK]).  stride: elements from one disparity to the
+ * next. */
 template < typename T > __device__ __forceinline__ void
-gather (float (&h)[DPT], const float (&data)[DPT], Incoming < T > a,
-    Incoming < T > b, Incoming < T > c, size_t stride, int k0, int D)
+send (const float *data, Incoming < T > a, Incoming < T > b,
+    Incoming < T > c, T * out, bool present, float *scratch, size_t stride,
+    int D, float disc_trunc)
 {
-#pragma unroll
-  for (int j = 0; j < DPT; j++) {
-    float v = data[j];
-    if (k0 + j < D) {
-      const size_t off = (size_t) (k0 + j) * stride;
-      if (a.present)
-        v = __fadd_rn (v, load_msg (a.at + off));
-      if (b.present)
-        v = __fadd_rn (v, load_msg (b.at + off));
-      if (c.present)
-        v = __fadd_rn (v, load_msg (c.at + off));
-    }
-    h[j] = v;
+  float lowest = INFINITY, prev = 0.0f;
+  for (int k = 0; k < D; k++) {
+    const size_t off = (size_t) k * stride;
+    float v = data[off];
+    if (a.present)
+      v = __fadd_rn (v, load_msg (a.base + off));
+    if (b.present)
+      v = __fadd_rn (v, load_msg (b.base + off));
+    if (c.present)
+      v = __fadd_rn (v, load_msg (c.base + off));
+    lowest = fminf (lowest, v);
+    if (k > 0)
+      v = fminf (v, __fadd_rn (prev, 1.0f));
+    scratch[k * UPDATE_BLOCK] = prev = v;
   }
-}
-
-template < typename T > __device__ __forceinline__ void
-store_vector (const float (&v)[DPT], T * base, size_t stride, int k0, int D,
-    bool present)
-{
+  const float cap = __fadd_rn (lowest, disc_trunc);
+  /* backward pass; the chain runs on uncapped values, the cap is stored */
+  float next = scratch[(D - 1) * UPDATE_BLOCK];
+  scratch[(D - 1) * UPDATE_BLOCK] = fminf (next, cap);
+  for (int k = D - 2; k >= 0; k--) {
+    next = fminf (scratch[k * UPDATE_BLOCK], __fadd_rn (next, 1.0f));
+    scratch[k * UPDATE_BLOCK] = fminf (next, cap);
+  }
+  float sum = 0.0f;
+  for (int k = 0; k < D; k++)
+    sum = __fadd_rn (sum, scratch[k * UPDATE_BLOCK]);
+  const float mean = __fdiv_rn (sum, (float) D);
   if (!present)
     return;
-#pragma unroll
-  for (int j = 0; j < DPT; j++)
-    if (k0 + j < D)
-      store_msg (base + (size_t) (k0 + j) * stride, v[j]);
+  for (int k = 0; k < D; k++)
+    store_msg (out + (size_t) k * stride, __fsub_rn (scratch[k *
+                UPDATE_BLOCK], mean));
 }
 
-/* One checkerboard half-step: the pixels with x + y + parity even send.
- * Groups of G lanes take one pixel each. */
-template < typename T, int G > __global__ void __launch_bounds__ (BLOCK)
+/* One checkerboard half-step: the pixels with x + y + parity even send,
+ * one thread each. */
+template < typename T > __global__ void __launch_bounds__ (UPDATE_BLOCK)
 update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
     int parity, float disc_trunc)
 {
-  const int g = threadIdx.x % G;
-  const int i = (blockIdx.x * BLOCK + threadIdx.x) / G;
+  extern __shared__ float scratch_all[];
+  float *scratch = scratch_all + threadIdx.x;
   const int y = blockIdx.y;
-  const int x = 2 * i + ((y + parity) & 1);
-  const bool active = x < w;
-  const int k0 = g * DPT;
-  const size_t stride = w;      /* from one disparity to the next */
-  const size_t at = (size_t) y * D * w + x;
+  const int x = 2 * (blockIdx.x * UPDATE_BLOCK + threadIdx.x) +
+      ((y + parity) & 1);
+  if (x >= w)
+    return;
+  const int pitch = level_pitch (w);
+  const size_t stride = pitch, self = at (x, y, 0, D, pitch);
+  const float *data = data_cost + self;
+  const Incoming < T > below = { m.up + at (x, y + 1, 0, D, pitch), y + 1 < h };
+  const Incoming < T > above = { m.down + at (x, y - 1, 0, D, pitch), y > 0 };
+  const Incoming < T > right = { m.left + at (x + 1, y, 0, D, pitch),
+    x + 1 < w
+  };
+  const Incoming < T > left = { m.right + at (x - 1, y, 0, D, pitch), x > 0 };
 
-  const Incoming < T > below = { m.up + at + (size_t) D * w, active
-        && y + 1 < h };
-  const Incoming < T > above = { m.down + at - (size_t) D * w, active
-        && y > 0 };
-  const Incoming < T > right = { m.left + at + 1, active && x + 1 < w };
-  const Incoming < T > left = { m.right + at - 1, active && x > 0 };
-  float data[DPT], msg[DPT];
-#pragma unroll
-  for (int j = 0; j < DPT; j++)
-    data[j] = active && k0 + j < D ? data_cost[at + (size_t) (k0 + j) *
-        stride] : 0.0f;
-
-  /* each outgoing message leaves out what came from its receiver; all lanes
-   * compute all four (the shuffles need them), the ones with a receiver
-   * store */
-  gather (msg, data, below, right, left, stride, k0, D);
-  bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.up + at, stride, k0, D, above.present);
-
-  gather (msg, data, above, right, left, stride, k0, D);
-  bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.down + at, stride, k0, D, below.present);
-
-  gather (msg, data, below, above, right, stride, k0, D);
-  bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.left + at, stride, k0, D, left.present);
-
-  gather (msg, data, below, above, left, stride, k0, D);
-  bp_message < G > (msg, g, D, disc_trunc);
-  store_vector (msg, m.right + at, stride, k0, D, right.present);
+  /* each outgoing message leaves out what came from its receiver */
+  send (data, below, right, left, m.up + self, above.present, scratch,
+      stride, D, disc_trunc);
+  send (data, above, right, left, m.down + self, below.present, scratch,
+      stride, D, disc_trunc);
+  send (data, below, above, right, m.left + self, left.present, scratch,
+      stride, D, disc_trunc);
+  send (data, below, above, left, m.right + self, right.present, scratch,
+      stride, D, disc_trunc);
 }
 
 /* belief = data + below + above + right + left, written over the data */
@@ -344,18 +272,19 @@ belief_kernel (float *data, Messages < T > m, int w, int h, int D)
   const int y = blockIdx.y;
   if (x >= w)
     return;
+  const int pitch = level_pitch (w);
   for (int k = 0; k < D; k++) {
-    const size_t at = ((size_t) y * D + k) * w + x;
-    float b = data[at];
+    const size_t self = at (x, y, k, D, pitch);
+    float b = data[self];
     if (y + 1 < h)
-      b = __fadd_rn (b, load_msg (m.up + at + (size_t) D * w));
+      b = __fadd_rn (b, load_msg (m.up + at (x, y + 1, k, D, pitch)));
     if (y > 0)
-      b = __fadd_rn (b, load_msg (m.down + at - (size_t) D * w));
+      b = __fadd_rn (b, load_msg (m.down + at (x, y - 1, k, D, pitch)));
     if (x + 1 < w)
-      b = __fadd_rn (b, load_msg (m.left + at + 1));
+      b = __fadd_rn (b, load_msg (m.left + at (x + 1, y, k, D, pitch)));
     if (x > 0)
-      b = __fadd_rn (b, load_msg (m.right + at - 1));
-    data[at] = b;
+      b = __fadd_rn (b, load_msg (m.right + at (x - 1, y, k, D, pitch)));
+    data[self] = b;
   }
 }
 
@@ -373,11 +302,12 @@ disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
     disp[(size_t) y * w + x] = SD_DISP_INVALID;
     return;
   }
-  const float *b = belief + (size_t) y * D * w + x;
+  const int pitch = level_pitch (w);
+  const float *b = belief + at (x, y, 0, D, pitch);
   int best = 0;
   float best_value = b[0];
   for (int k = 1; k < D; k++) {
-    const float v = b[(size_t) k * w];
+    const float v = b[(size_t) k * pitch];
     if (v < best_value) {
       best_value = v;
       best = k;
@@ -385,8 +315,8 @@ disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
   }
   float d = (float) (min_disparity + best);
   if (subpixel && best > 0 && best < D - 1) {
-    const float lo = b[(size_t) (best - 1) * w], hi = b[(size_t) (best + 1) *
-        w];
+    const float lo = b[(size_t) (best - 1) * pitch];
+    const float hi = b[(size_t) (best + 1) * pitch];
     const float denom = __fsub_rn (__fadd_rn (lo, hi), __fmul_rn (2.0f,
             best_value));
     if (denom > 0)
@@ -407,11 +337,12 @@ right_disparity_kernel (const float *belief, uint32_t * right_key, int w,
   const int y = blockIdx.y;
   if (xr >= w)
     return;
+  const int pitch = level_pitch (w);
   const int n = min (D, w - xr - min_disparity);
   int best = -1;
   float best_value = INFINITY;
   for (int k = 0; k < n; k++) {
-    const float v = belief[((size_t) y * D + k) * w + xr + min_disparity + k];
+    const float v = belief[at (xr + min_disparity + k, y, k, D, pitch)];
     if (v < best_value) {
       best_value = v;
       best = k;
@@ -440,7 +371,7 @@ level_geometry (const SdParams * p, int w, int h, LevelGeometry * lv,
     lv[l].width = w;
     lv[l].height = h;
     lv[l].offset = total;
-    total += (size_t) w * h * p->num_disparities;
+    total += (size_t) level_pitch (w) * h * p->num_disparities;
     w = (w + 1) / 2;
     h = (h + 1) / 2;
   }
@@ -472,12 +403,18 @@ row_grid (int w, int h)
   return dim3 (sd_cuda_div_up (w, BLOCK), h);
 }
 
-template < typename T, int G > static cudaError_t
+template < typename T > static cudaError_t
 run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
     const LevelGeometry * lv, int n, cudaStream_t stream)
 {
   const int D = p->num_disparities;
   const float disc_trunc = sd_params_bp_disc_trunc (p);
+  /* the messages under construction: D floats a thread */
+  const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
+  cudaError_t e = cudaFuncSetAttribute (update_kernel < T >,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (e != cudaSuccess)
+    return e;
   for (int l = n - 1; l >= 0; l--) {
     const int w = lv[l].width, h = lv[l].height;
     Messages < T > m = { msg_base + lv[l].offset,
@@ -486,7 +423,7 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
       msg_base + 3 * elements + lv[l].offset
     };
     if (l == n - 1) {
-      const size_t bytes = (size_t) w * h * D * sizeof (T);
+      const size_t bytes = (size_t) level_pitch (w) * h * D * sizeof (T);
       cudaMemsetAsync (m.up, 0, bytes, stream);
       cudaMemsetAsync (m.down, 0, bytes, stream);
       cudaMemsetAsync (m.left, 0, bytes, stream);
@@ -501,10 +438,9 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
       copy_down_kernel < T > <<<row_grid (w, h), BLOCK, 0, stream>>> (c, m,
           cw, w, D);
     }
-    const int groups = BLOCK / G;
-    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, groups), h);
+    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_BLOCK), h);
     for (int t = 0; t < p->iterations; t++)
-      update_kernel < T, G > <<<grid, BLOCK, 0, stream>>> (data +
+      update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (data +
           lv[l].offset, m, w, h, D, t & 1, disc_trunc);
   }
   Messages < T > m0 = { msg_base, msg_base + elements,
@@ -513,22 +449,6 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
   belief_kernel < T > <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
       stream>>> (data, m0, lv[0].width, lv[0].height, D);
   return cudaGetLastError ();
-}
-
-template < typename T > static cudaError_t
-run_levels_for_range (const SdParams * p, float *data, T * msg_base,
-    size_t elements, const LevelGeometry * lv, int n, cudaStream_t stream)
-{
-  const int D = p->num_disparities;
-  if (D <= DPT)
-    return run_levels < T, 1 > (p, data, msg_base, elements, lv, n, stream);
-  if (D <= 2 * DPT)
-    return run_levels < T, 2 > (p, data, msg_base, elements, lv, n, stream);
-  if (D <= 4 * DPT)
-    return run_levels < T, 4 > (p, data, msg_base, elements, lv, n, stream);
-  if (D <= 8 * DPT)
-    return run_levels < T, 8 > (p, data, msg_base, elements, lv, n, stream);
-  return run_levels < T, 16 > (p, data, msg_base, elements, lv, n, stream);
 }
 
 static uint8_t *
@@ -567,18 +487,17 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
         taps);
   }
   data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (smooth,
-      smooth + npix, data, w, h, D, p->min_disparity, p->data_weight,
-      p->data_trunc);
+      smooth + npix, data, w, h, D, level_pitch (w), p->min_disparity,
+      p->data_weight, p->data_trunc);
   for (int l = 1; l < n; l++)
     sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
         stream>>> (data + lv[l - 1].offset, data + lv[l].offset,
         lv[l - 1].width, lv[l - 1].height, lv[l].width, D);
 
   cudaError_t e = p->bp_precision == SD_BP_PRECISION_HALF ?
-      run_levels_for_range < __half > (p, data, (__half *) msgs, elements, lv,
-      n, stream) :
-      run_levels_for_range < float >(p, data, (float *) msgs, elements, lv, n,
-      stream);
+      run_levels < __half > (p, data, (__half *) msgs, elements, lv, n,
+      stream) :
+      run_levels < float >(p, data, (float *) msgs, elements, lv, n, stream);
   if (e != cudaSuccess)
     return e;
   disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data, disp, w, h,
