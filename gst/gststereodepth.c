@@ -562,8 +562,9 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
   if (!gst_stereo_depth_update_engine (self))
     return GST_FLOW_ERROR;
 
-  out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&self->out_info),
-      NULL);
+  ret = gst_buffer_pool_acquire_buffer (self->pool, &out, NULL);
+  if (ret != GST_FLOW_OK)
+    return ret;
   ret = gst_stereo_depth_compute (self, left, right, out);
   if (ret != GST_FLOW_OK) {
     gst_buffer_unref (out);
@@ -823,12 +824,32 @@ gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
   return GST_FLOW_OK;
 }
 
+static void
+gst_stereo_depth_clear_pool (GstStereoDepth * self)
+{
+  if (self->pool) {
+    gst_buffer_pool_set_active (self->pool, FALSE);
+    gst_clear_object (&self->pool);
+  }
+}
+
+/* Output buffers come from a pool of our own, set up once per output caps,
+ * so that no frame pays for a fresh allocation. */
 static gboolean
 gst_stereo_depth_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+  GstStructure *config;
 
-  return gst_video_info_from_caps (&self->out_info, caps);
+  if (!gst_video_info_from_caps (&self->out_info, caps))
+    return FALSE;
+  gst_stereo_depth_clear_pool (self);
+  self->pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (self->pool);
+  gst_buffer_pool_config_set_params (config, caps,
+      GST_VIDEO_INFO_SIZE (&self->out_info), 2, 0);
+  return gst_buffer_pool_set_config (self->pool, config)
+      && gst_buffer_pool_set_active (self->pool, TRUE);
 }
 
 static gboolean
@@ -852,18 +873,10 @@ gst_stereo_depth_stop (GstAggregator * agg)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
 
-  /* the streaming thread has stopped: nothing else uses the engine now */
+  /* the streaming thread has stopped: nothing else uses these now */
   g_clear_pointer (&self->engine, sd_engine_free);
+  gst_stereo_depth_clear_pool (self);
   return TRUE;
-}
-
-static void
-gst_stereo_depth_finalize (GObject * object)
-{
-  GstStereoDepth *self = GST_STEREO_DEPTH (object);
-
-  g_clear_pointer (&self->engine, sd_engine_free);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 static void
@@ -880,7 +893,6 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   gobject_class->set_property = gst_stereo_depth_set_property;
   gobject_class->get_property = gst_stereo_depth_get_property;
-  gobject_class->finalize = gst_stereo_depth_finalize;
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",

@@ -32,6 +32,7 @@ struct _GstStereoDepth
   GstVideoInfo left_info;
   GstVideoInfo right_info;
   GstVideoInfo out_info;
+  GstBufferPool *pool;
   SdEngine *engine;
 
   /* Protected by the object lock: written by the application thread
