@@ -133,5 +133,8 @@ main (int argc, char **argv)
     return 77;
   }
   sd_engine_free (engine);
+  /* CUDA does not survive fork(), and the probe above has initialised it
+   * in this process: the tests must run here too */
+  g_setenv ("CK_FORK", "no", TRUE);
   return gst_check_run_suite (cuda_suite (), "stereodepth-cuda", __FILE__);
 }
