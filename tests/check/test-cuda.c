@@ -109,8 +109,7 @@ cuda_suite (void)
   Suite *s = suite_create ("stereodepth-cuda");
   TCase *tc = tcase_create ("general");
 
-  tcase_add_checked_fixture (tc, sd_check_scene_setup,
-      sd_check_scene_teardown);
+  tcase_add_checked_fixture (tc, sd_check_scene_setup, sd_check_scene_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_every_format);
   tcase_add_test (tc, test_auto_picks_cuda);

@@ -210,8 +210,7 @@ GST_START_TEST (test_frame_before_caps)
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           scene.right, W, H, 0));
   err = wait_error (&p);
-  fail_unless (strstr (err->message, "sink_right") != NULL, "%s",
-      err->message);
+  fail_unless (strstr (err->message, "sink_right") != NULL, "%s", err->message);
   g_error_free (err);
   sd_check_pair_clear (&p);
 }
@@ -727,8 +726,7 @@ stereodepth_suite (void)
   Suite *s = suite_create ("stereodepth");
   TCase *tc = tcase_create ("general");
 
-  tcase_add_checked_fixture (tc, sd_check_scene_setup,
-      sd_check_scene_teardown);
+  tcase_add_checked_fixture (tc, sd_check_scene_setup, sd_check_scene_teardown);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_caps_from_left);
