@@ -71,9 +71,12 @@ sd_params_init (SdParams * p)
   p->disc_trunc = 0.0f;
   p->sigma = 0.0f;
   p->bp_precision = SD_BP_PRECISION_FLOAT;
-  p->tile_size = 16;
-  p->outer_iterations = 2;
-  p->inner_iterations = 4;
+  /* tiled BP: the cheapest setting measured to keep Tsukuba's label
+   * mismatches (the MEMOCODE 2013 measure) under the thesis's 15716 and
+   * the synthetic scenes within 1 px; docs/algorithms.md has the sweep */
+  p->tile_size = 10;
+  p->outer_iterations = 4;
+  p->inner_iterations = 2;
 }
 
 int

@@ -87,11 +87,26 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
   return true;
 }
 
-/* Hierarchical BP: data costs on the (smoothed) images, beliefs read out. */
+/* A belief propagation method: its workspace size and its solver, which
+ * turns data costs into beliefs (sd_cpu_hbp, sd_cpu_tiled_bp). */
+typedef struct
+{
+  size_t (*workspace_floats) (const SdParams * p, int width, int height);
+  void (*solve) (const SdParams * p, const float *data, float *belief,
+      float *workspace, int width, int height);
+} BpMethod;
+
+static const BpMethod hbp = { sd_cpu_hbp_workspace_floats, sd_cpu_hbp };
+static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_floats,
+  sd_cpu_tiled_bp
+};
+
+/* Belief propagation: data costs on the (smoothed) images, beliefs read
+ * out; the methods differ only in how messages pass. */
 static bool
-run_hbp (SdCpuState * s, const SdParams * p, const uint8_t * pre_left,
-    const uint8_t * pre_right, int16_t * disp, int16_t * right_disp, int w,
-    int h)
+run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
+    const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
+    int16_t * right_disp, int w, int h)
 {
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
   float *left = reserve (s, FLOAT_LEFT, n * sizeof (float));
@@ -100,13 +115,13 @@ run_hbp (SdCpuState * s, const SdParams * p, const uint8_t * pre_left,
   float *data = reserve (s, BP_DATA, n * D * sizeof (float));
   float *belief = reserve (s, BELIEF, n * D * sizeof (float));
   float *ws = reserve (s, BP_WORKSPACE, sizeof (float) *
-      sd_cpu_hbp_workspace_floats (p, w, h));
+      method->workspace_floats (p, w, h));
   if (!left || !right || !tmp || !data || !belief || !ws)
     return false;
   sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
   sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
   sd_cpu_bp_data_cost (p, left, right, data, w, h);
-  sd_cpu_hbp (p, data, belief, ws, w, h);
+  method->solve (p, data, belief, ws, w, h);
   sd_cpu_bp_disparity (p, belief, disp, w, h);
   if (p->lr_check != SD_LR_CHECK_OFF)
     sd_cpu_bp_right_disparity (p, belief, right_disp, w, h);
@@ -141,11 +156,13 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
             w, h);
         break;
       case SD_ALGORITHM_HBP:
-        ok = run_hbp (s, p, pre_left, pre_right, disp, right_disp, w, h);
+        ok = run_bp (s, &hbp, p, pre_left, pre_right, disp, right_disp, w,
+            h);
         break;
       case SD_ALGORITHM_TILED_BP:
-        return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
-            "algorithm tiled-bp is not implemented yet");
+        ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, right_disp,
+            w, h);
+        break;
     }
   }
   if (!ok)

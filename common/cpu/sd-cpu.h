@@ -129,6 +129,22 @@ size_t sd_cpu_hbp_workspace_floats (const SdParams * params, int width,
 void sd_cpu_hbp (const SdParams * params, const float *data, float *belief,
     float *workspace, int width, int height);
 
+/* tiledbp.c */
+size_t sd_cpu_tiled_bp_workspace_floats (const SdParams * params, int width,
+    int height);
+/* Beliefs of every pixel and disparity from the data costs: tiles of
+ * params->tile_size visited in raster, then reverse raster order,
+ * params->outer_iterations times. */
+void sd_cpu_tiled_bp (const SdParams * params, const float *data,
+    float *belief, float *workspace, int width, int height);
+/* One visit of tile (tx, ty): reads the boundary messages its neighbours
+ * left in the workspace (zero in a zeroed workspace), runs
+ * params->inner_iterations BP-M sweeps over its pixels and writes its own
+ * boundary messages back; writes its pixels' beliefs when belief is not
+ * NULL.  sd_cpu_tiled_bp is a sequence of these. */
+void sd_cpu_tiled_bp_visit (const SdParams * params, const float *data,
+    float *belief, float *workspace, int width, int height, int tx, int ty);
+
 /* Writes the output contract: 16 * d, 0 for invalid. */
 void sd_cpu_to_output (const int16_t * disp, uint16_t * out,
     size_t out_stride, int width, int height);

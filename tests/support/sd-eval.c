@@ -188,23 +188,55 @@ sd_accuracy_score (const uint16_t * disp, size_t stride, const float *gt,
   return a;
 }
 
+uint16_t *
+sd_engine_run_once (const char *backend, const SdParams * params,
+    const SdPlane * left, const SdPlane * right, SdError * err)
+{
+  SdEngine *e = sd_engine_new (backend, 0, params, err);
+  if (!e)
+    return NULL;
+  const int w = left->width, h = left->height;
+  uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+  SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  if (!disp)
+    sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+  else if (sd_engine_process (e, left, right, &out, err) != SD_OK) {
+    free (disp);
+    disp = NULL;
+  }
+  sd_engine_free (e);
+  return disp;
+}
+
 bool
 sd_stereo_set_run (const SdStereoSet * set, const char *backend,
     const SdParams * params, SdAccuracy * accuracy, SdError * err)
 {
-  SdEngine *e = sd_engine_new (backend, 0, params, err);
-  if (!e)
+  uint16_t *disp = sd_engine_run_once (backend, params, &set->left->plane,
+      &set->right->plane, err);
+  if (!disp)
     return false;
   const int w = set->left->plane.width, h = set->left->plane.height;
-  uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
-  SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-  bool ok = disp && sd_engine_process (e, &set->left->plane,
-      &set->right->plane, &out, err) == SD_OK;
-  if (ok)
-    *accuracy = sd_accuracy_score (disp, out.stride, set->gt, NULL, w, h);
-  else if (!disp)
-    sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+  *accuracy = sd_accuracy_score (disp, sizeof (uint16_t) * w, set->gt, NULL,
+      w, h);
   free (disp);
-  sd_engine_free (e);
+  return true;
+}
+
+bool
+sd_stereo_set_score (const char *data_dir, const char *name,
+    const char *backend, const SdParams * params, SdAccuracy * accuracy,
+    char *msg, size_t size)
+{
+  char dir[1024];
+  snprintf (dir, sizeof (dir), "%s/%s", data_dir, name);
+  SdStereoSet set;
+  if (!sd_stereo_set_load (&set, dir, msg, size))
+    return false;
+  SdError err;
+  const bool ok = sd_stereo_set_run (&set, backend, params, accuracy, &err);
+  if (!ok)
+    say (msg, size, name, err.message);
+  sd_stereo_set_free (&set);
   return ok;
 }

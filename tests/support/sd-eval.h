@@ -37,6 +37,19 @@ typedef struct
 SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
     const float *gt, const uint8_t * mask, int width, int height);
 
+/* Runs a backend once on a pair of planes; returns the output (16 * d,
+ * 0 = invalid, width * height values the caller frees), or NULL with err
+ * set. */
+uint16_t *sd_engine_run_once (const char *backend, const SdParams * params,
+    const SdPlane * left, const SdPlane * right, SdError * err);
+
+/* Loads set name from data_dir (a folder with sets.tsv), runs a backend on
+ * it and scores the output.  Returns false with a sentence in msg when the
+ * set cannot be read or the engine fails. */
+bool sd_stereo_set_score (const char *data_dir, const char *name,
+    const char *backend, const SdParams * params, SdAccuracy * accuracy,
+    char *msg, size_t msg_size);
+
 /* Runs a backend on a set with params and scores its output against the
  * set's ground truth.  Returns false with err set when the engine fails. */
 bool sd_stereo_set_run (const SdStereoSet * set, const char *backend,

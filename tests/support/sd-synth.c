@@ -172,3 +172,17 @@ sd_synth_demo (SdSynthPair * p, int width, int height)
   };
   return sd_synth_render (p, width, height, layers, 3, 2024);
 }
+
+static const SdSynthLayer scene_planes[] = {
+  {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
+  {110, 60, 180, 140, 31, 0, 0},
+};
+static const SdSynthLayer scene_slanted[] = { {0, 0, 0, 0, 9, 0.06, 0.04} };
+static const SdSynthLayer scene_texture[] = { {0, 0, 0, 0, 13, 0, 0} };
+
+const SdSynthScene sd_synth_scenes[] = {
+  {"fronto-parallel planes", scene_planes, 3, 48},
+  {"slanted plane", scene_slanted, 1, 32},
+  {"random texture", scene_texture, 1, 32},
+  {NULL, NULL, 0, 0}
+};

@@ -36,6 +36,18 @@ void sd_synth_free (SdSynthPair * pair);
  * tests where no ground truth is needed. */
 void sd_synth_noise (uint8_t * dst, size_t n, uint32_t seed);
 
+/* Scenes the accuracy tests of several methods share, each with the
+ * disparity range it is run with; sd_synth_scenes[n].name is NULL after
+ * the last. */
+typedef struct
+{
+  const char *name;
+  const SdSynthLayer *layers;
+  int n_layers, num_disparities;
+} SdSynthScene;
+
+extern const SdSynthScene sd_synth_scenes[];
+
 /* The demo scene: a slanted background, a box and a floating plane. */
 bool sd_synth_demo (SdSynthPair * pair, int width, int height);
 
