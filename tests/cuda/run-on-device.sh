@@ -52,6 +52,13 @@ if [[ " $STEPS " == *" sanitize "* ]]; then
   SD_CUDA_COST_VOLUME=0 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-cv1.log" 2>&1 &
   san_pids+=($!)
+  # the opt-in fused row kernel shares memory between warps: race-check it
+  SD_CUDA_FUSED_WTA=1 timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick > "$LOGS/racecheck-fused.log" 2>&1 &
+  san_pids+=($!)
+  SD_CUDA_FUSED_WTA=1 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck-fused.log" 2>&1 &
+  san_pids+=($!)
 fi
 
 if [ ${#pids[@]} -gt 0 ]; then
@@ -77,10 +84,16 @@ if [ ${#san_pids[@]} -gt 0 ]; then
   r=$?
   wait "${san_pids[2]}"
   m1=$?
+  wait "${san_pids[3]}"
+  rf=$?
+  wait "${san_pids[4]}"
+  mf=$?
   summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
   summary+=("memcheck costs per path (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
+  summary+=("racecheck fused WTA (quick, all)|exit $rf; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck-fused.log" | tail -1)")
+  summary+=("memcheck fused WTA (quick 0/2)|exit $mf; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-fused.log" | tail -1)")
   summary+=("racecheck (quick part 1/2)|exit $r; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck.log" | tail -1)")
-  tail -n 5 "$LOGS/memcheck.log" "$LOGS/racecheck.log" "$LOGS/memcheck-cv1.log"
+  tail -n 3 "$LOGS"/memcheck*.log "$LOGS"/racecheck*.log
 fi
 
 if [[ " $STEPS " == *" bench "* ]]; then
