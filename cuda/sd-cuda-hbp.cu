@@ -197,9 +197,6 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
     int D, float disc_trunc)
 {
   float lowest = INFINITY, prev = 0.0f;
-  /* unrolled so that the loads of several disparities are in flight while
-   * the forward pass waits on the previous one */
-#pragma unroll 8
   for (int k = 0; k < D; k++) {
     const size_t off = (size_t) k * stride;
     float v = data[off];
@@ -228,7 +225,6 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
   const float mean = __fdiv_rn (sum, (float) D);
   if (!present)
     return;
-#pragma unroll 8
   for (int k = 0; k < D; k++)
     store_msg (out + (size_t) k * stride, __fsub_rn (scratch[k *
                 UPDATE_BLOCK], mean));
@@ -277,7 +273,6 @@ belief_kernel (float *data, Messages < T > m, int w, int h, int D)
   if (x >= w)
     return;
   const int pitch = level_pitch (w);
-#pragma unroll 4
   for (int k = 0; k < D; k++) {
     const size_t self = at (x, y, k, D, pitch);
     float b = data[self];
