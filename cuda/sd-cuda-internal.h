@@ -61,8 +61,6 @@ typedef struct
                                  * directions */
   int deep_reads;               /* with cost_volume: twice the reads in
                                  * flight per scanline */
-  int interleave;               /* 8 paths: the three downward and the three
-                                 * upward directions side by side in the grid */
   int fuse_wta;                 /* where sd_cuda_sgm_fuses_wta(): the last
                                  * direction does winner-takes-all, fills
                                  * disp and right_key, and sd_cuda_wta is

@@ -44,26 +44,17 @@ typedef struct
   int cost_kind;
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
-  int seg_volume;               /* SD_SRC_MIXED: bit d set, direction d
-                                 * reads the cost volume */
+  int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
+                                 * the cost volume */
   /* the fused last direction (sd_sgm_row_kernel) */
   int16_t *disp;
   uint32_t *right_key;
   int uniqueness, subpixel, lr;
-  /* the pieces of one launch: blocks [block0[s], block0[s + 1]) sweep
-   * lines line0[s] on of direction dir[s] (kind 0), or the lines that
-   * start on the entry row of directions dir[s], dir_b[s], dir_c[s],
-   * interleaved block by block so that the three sweeps read the same cost
-   * rows at about the same time (kind 1); direction d writes volume slot
-   * d - slot_base */
+  /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
+   * direction dir[s] and write volume slot s */
   int n_segments;
-  int kind[SD_MAX_SEGMENTS];
   int dir[SD_MAX_SEGMENTS];
-  int dir_b[SD_MAX_SEGMENTS];
-  int dir_c[SD_MAX_SEGMENTS];
-  int line0[SD_MAX_SEGMENTS];
   int block0[SD_MAX_SEGMENTS + 1];
-  int slot_base;
 } SdSgmArgs;
 
 /* The reference's order (common/cpu/sgm.c): the first four are the 4-path
@@ -407,32 +398,15 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   for (int s = 1; s < SD_MAX_SEGMENTS; s++)
     if (s < a.n_segments && (int) blockIdx.x >= a.block0[s])
       seg = s;
-  int kind = 0, da = 0, db = 0, dc = 0, line0 = 0, block0 = 0;
+  int dir = 0, block0 = 0;
 #pragma unroll
   for (int s = 0; s < SD_MAX_SEGMENTS; s++)
     if (s == seg) {
-      kind = a.kind[s];
-      da = a.dir[s];
-      db = a.dir_b[s];
-      dc = a.dir_c[s];
-      line0 = a.line0[s];
+      dir = a.dir[s];
       block0 = a.block0[s];
     }
-  const int lines_per_block = SD_SGM_WARPS * (32 / LANES);
-  const int t = (int) blockIdx.x - block0;
-  const int sub = warp * (32 / LANES) + lane / LANES;
-  int dir, line;
-  if (kind == 0) {
-    dir = da;
-    line = line0 + t * lines_per_block + sub;
-  } else {
-    const int which = t % 3;
-    dir = which == 0 ? da : which == 1 ? db : dc;
-    line = (t / 3) * lines_per_block + sub;
-    if (line >= a.width)        /* entry-row lines only */
-      return;
-  }
-  const int slot = dir - a.slot_base;
+  const int line = (((int) blockIdx.x - block0) * SD_SGM_WARPS + warp) *
+      (32 / LANES) + lane / LANES;
   const int w = a.width, h = a.height;
   int dx, dy;
   sd_direction (dir, &dx, &dy);
@@ -466,14 +440,14 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   }
 
   if (SRC == SD_SRC_MIXED) {
-    if ((a.seg_volume >> dir) & 1)
-      sd_path_sweep < LANES, DPL, U8, SD_SRC_VOLUME > (a, slot, x, y, len,
-          dx, dy, g, gmask);
+    if ((a.seg_volume >> seg) & 1)
+      sd_path_sweep < LANES, DPL, U8, SD_SRC_VOLUME > (a, seg, x, y, len, dx,
+          dy, g, gmask);
     else
-      sd_path_sweep < LANES, DPL, U8, SD_SRC_CENSUS64 > (a, slot, x, y, len,
+      sd_path_sweep < LANES, DPL, U8, SD_SRC_CENSUS64 > (a, seg, x, y, len,
           dx, dy, g, gmask);
   } else {
-    sd_path_sweep < LANES, DPL, U8, SRC > (a, slot, x, y, len, dx, dy, g,
+    sd_path_sweep < LANES, DPL, U8, SRC > (a, seg, x, y, len, dx, dy, g,
         gmask);
   }
 }
@@ -830,39 +804,16 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       && b->fuse_wta;
   const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
   if (u8) {
+    int blocks = 0;
     const int first = fused ? 1 : 0;
-    int blocks = 0, n = 0;
-    auto piece =[&](int kind, int d, int d2, int d3, int line0, int lines) {
-      if (lines <= 0)
-        return;
-      a.kind[n] = kind;
-      a.dir[n] = d;
-      a.dir_b[n] = d2;
-      a.dir_c[n] = d3;
-      a.line0[n] = line0;
-      a.block0[n] = blocks;
-      blocks += (kind ? 3 : 1) * sd_cuda_div_up (lines, lines_per_block);
-      n++;
-    };
-    if (b->interleave && p->paths == 8) {
-      /* down, down-right and down-left start together on the top row, up,
-       * up-right and up-left on the bottom row: side by side in the grid
-       * they read each cost row at about the same time, from the cache */
-      for (int d = first; d < 2; d++)
-        piece (0, d, 0, 0, 0, h);
-      piece (1, 2, 4, 5, 0, w);
-      piece (0, 4, 0, 0, w, h - 1);
-      piece (0, 5, 0, 0, w, h - 1);
-      piece (1, 3, 6, 7, 0, w);
-      piece (0, 6, 0, 0, w, h - 1);
-      piece (0, 7, 0, 0, w, h - 1);
-    } else {
-      for (int i = first; i < p->paths; i++)
-        piece (0, order[i], 0, 0, 0, sd_direction_lines (order[i], w, h));
+    for (int i = first; i < p->paths; i++) {
+      a.dir[i - first] = order[i];
+      a.block0[i - first] = blocks;
+      blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
+          lines_per_block);
     }
-    a.n_segments = n;
-    a.block0[n] = blocks;
-    a.slot_base = first;
+    a.n_segments = p->paths - first;
+    a.block0[a.n_segments] = blocks;
     sd_sgm_dispatch (D, true, src, false, a, stream);
     if (!fused)
       return cudaGetLastError ();
@@ -880,10 +831,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   }
   a.n_segments = 1;
   for (int i = 0; i < p->paths; i++) {
-    a.kind[0] = 0;
     a.dir[0] = order[i];
-    a.line0[0] = 0;
-    a.slot_base = order[i];     /* the 16-bit sum is slot 0 */
     a.block0[0] = 0;
     a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
         lines_per_block);
