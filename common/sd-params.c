@@ -43,6 +43,76 @@ const SdEnumEntry sd_bp_precision_entries[] = {
   {NULL, 0, NULL}
 };
 
+#define INT(n, b, f, lo, hi, nt) {n, b, SD_PARAM_INT, offsetof (SdParams, f), \
+      lo, hi, false, nt, NULL}
+#define FLOAT(n, b, f, lo, hi, above, nt) {n, b, SD_PARAM_FLOAT, \
+      offsetof (SdParams, f), lo, hi, above, nt, NULL}
+#define BOOL(n, b, f) {n, b, SD_PARAM_BOOL, offsetof (SdParams, f), 0, 1, \
+      false, NULL, NULL}
+#define ENUM(n, b, f, e) {n, b, SD_PARAM_ENUM, offsetof (SdParams, f), 0, 0, \
+      false, NULL, e}
+
+const SdParamDesc sd_param_descs[] = {
+  ENUM ("algorithm", "Stereo matching algorithm", algorithm,
+      sd_algorithm_entries),
+  INT ("num-disparities", "Number of disparities searched, from "
+      "min-disparity up (pixels)", num_disparities, 1, SD_MAX_DISPARITIES,
+      NULL),
+  INT ("min-disparity", "Smallest disparity searched (pixels)",
+      min_disparity, 0, SD_MAX_MIN_DISPARITY, NULL),
+  ENUM ("prefilter", "Filter applied to both images before matching",
+      prefilter, sd_prefilter_entries),
+  INT ("rank-window", "Window of the rank prefilter (odd, 5 to 15)",
+      rank_window, 5, 15, "it must be odd"),
+  ENUM ("cost", "Matching cost", cost, sd_cost_entries),
+  ENUM ("census-window", "Window of the census transform", census_window,
+      sd_census_window_entries),
+  INT ("paths", "Number of SGM aggregation paths (4 or 8)", paths, 4, 8,
+      "it must be 4 or 8"),
+  INT ("p1", "SGM penalty for a disparity change of one pixel (at most p2; "
+      "set p2 first when raising both)", p1, 0, SD_MAX_P2,
+      "it must not exceed p2"),
+  INT ("p2", "SGM penalty for a larger disparity change (at least p1)", p2,
+      1, SD_MAX_P2, NULL),
+  BOOL ("p2-adaptive", "Lower p2 across intensity edges", p2_adaptive),
+  INT ("uniqueness", "Percent by which the best cost must beat the second "
+      "best (0 = off)", uniqueness, 0, 99, "percent"),
+  BOOL ("subpixel", "Refine disparities to 1/16 pixel", subpixel),
+  INT ("lr-check", "Largest left-right disparity difference kept, in pixels "
+      "(-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255,
+      "-1 turns the check off"),
+  BOOL ("median", "3x3 median filter on the disparity", median),
+  BOOL ("fill-holes", "Fill invalid pixels from their neighbours",
+      fill_holes),
+  INT ("levels", "hbp: pyramid levels (0 = from the image size)", levels, 0,
+      SD_MAX_BP_LEVELS, "0 picks from the image size"),
+  INT ("iterations", "hbp: message passing iterations per level",
+      iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
+  FLOAT ("data-weight", "hbp, tiled-bp: weight of the data cost (above 0)",
+      data_weight, 0, 100, true, NULL),
+  FLOAT ("data-trunc", "hbp, tiled-bp: truncation of the data cost, in "
+      "intensity levels (above 0)", data_trunc, 0, 1000, true, NULL),
+  FLOAT ("disc-trunc", "hbp, tiled-bp: truncation of the smoothness cost "
+      "(0 = num-disparities / 7.5)", disc_trunc, 0, 1000, false,
+      "0 means num-disparities / 7.5"),
+  FLOAT ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images "
+      "(0 = off)", sigma, 0, 10, false, NULL),
+  ENUM ("bp-precision", "hbp, tiled-bp: how messages are stored",
+      bp_precision, sd_bp_precision_entries),
+  INT ("tile-size", "tiled-bp: side of the square tiles (pixels)", tile_size,
+      SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE, NULL),
+  INT ("outer-iterations", "tiled-bp: raster and reverse-raster passes",
+      outer_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
+  INT ("inner-iterations", "tiled-bp: BP-M sweeps per tile visit",
+      inner_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
+};
+
+const size_t sd_param_count = sizeof (sd_param_descs) /
+    sizeof (sd_param_descs[0]);
+
+/* SdParams keeps its enums as C enums, read and written here as int */
+_Static_assert (sizeof (SdAlgorithm) == sizeof (int), "enum size");
+
 void
 sd_params_init (SdParams * p)
 {
@@ -118,75 +188,59 @@ enum_valid (const SdEnumEntry * entries, int value)
   return false;
 }
 
+/* The range check of one parameter. */
+static bool
+desc_validate (const SdParamDesc * d, const SdParams * p, char *msg,
+    size_t size)
+{
+  const char *base = (const char *) p;
+  const char *note = d->note ? d->note : "";
+  const char *open = d->note ? " (" : "", *close = d->note ? ")" : "";
+  switch (d->kind) {
+    case SD_PARAM_INT:{
+      const int v = *(const int *) (base + d->offset);
+      if (v < d->min || v > d->max)
+        return fail (msg, size, "%s %d is out of range %g..%g%s%s%s", d->name,
+            v, d->min, d->max, open, note, close);
+      return true;
+    }
+    case SD_PARAM_FLOAT:{
+      const float v = *(const float *) (base + d->offset);
+      /* written so that NaN fails too */
+      if (!((d->above_min ? v > d->min : v >= d->min) && v <= d->max))
+        return fail (msg, size, "%s %g is out of range %s%g, %g]%s%s%s",
+            d->name, v, d->above_min ? "(" : "[", d->min, d->max, open, note,
+            close);
+      return true;
+    }
+    case SD_PARAM_ENUM:{
+      const int v = *(const int *) (base + d->offset);
+      if (!enum_valid (d->entries, v))
+        return fail (msg, size, "%s %d is not one of its choices", d->name, v);
+      return true;
+    }
+    case SD_PARAM_BOOL:
+      return true;
+  }
+  return true;
+}
+
 bool
 sd_params_validate (const SdParams * p, char *msg, size_t size)
 {
-  if (!enum_valid (sd_algorithm_entries, p->algorithm))
-    return fail (msg, size, "algorithm %d is not a known algorithm",
-        (int) p->algorithm);
-  if (p->num_disparities < 1 || p->num_disparities > SD_MAX_DISPARITIES)
-    return fail (msg, size, "num-disparities %d is out of range 1..%d",
-        p->num_disparities, SD_MAX_DISPARITIES);
-  if (p->min_disparity < 0 || p->min_disparity > SD_MAX_MIN_DISPARITY)
-    return fail (msg, size, "min-disparity %d is out of range 0..%d",
-        p->min_disparity, SD_MAX_MIN_DISPARITY);
-  if (!enum_valid (sd_prefilter_entries, p->prefilter))
-    return fail (msg, size, "prefilter %d is not a known prefilter",
-        (int) p->prefilter);
-  if (p->rank_window < 5 || p->rank_window > 15 || p->rank_window % 2 == 0)
-    return fail (msg, size,
-        "rank-window %d is not allowed: it must be odd, in 5..15",
-        p->rank_window);
-  if (!enum_valid (sd_cost_entries, p->cost))
-    return fail (msg, size, "cost %d is not a known matching cost",
-        (int) p->cost);
-  if (!enum_valid (sd_census_window_entries, p->census_window))
-    return fail (msg, size, "census-window %d is not a known window",
-        (int) p->census_window);
+  for (size_t i = 0; i < sd_param_count; i++)
+    if (!desc_validate (&sd_param_descs[i], p, msg, size))
+      return false;
+  /* the rules a range cannot say */
+  if (p->rank_window % 2 == 0)
+    return fail (msg, size, "rank-window %d is not allowed: it must be odd, "
+        "in 5..15", p->rank_window);
   if (p->paths != 4 && p->paths != 8)
     return fail (msg, size, "paths %d is not allowed: it must be 4 or 8",
         p->paths);
-  if (p->p2 < 1 || p->p2 > SD_MAX_P2)
-    return fail (msg, size, "p2 %d is out of range 1..%d", p->p2, SD_MAX_P2);
-  if (p->p1 < 0 || p->p1 > p->p2)
+  if (p->p1 > p->p2)
     return fail (msg, size, "p1 %d is out of range 0..p2 (p2 is %d)", p->p1,
         p->p2);
-  if (p->uniqueness < 0 || p->uniqueness > 99)
-    return fail (msg, size, "uniqueness %d is out of range 0..99 (percent)",
-        p->uniqueness);
-  if (p->lr_check < SD_LR_CHECK_OFF || p->lr_check > 255)
-    return fail (msg, size,
-        "lr-check %d is out of range -1..255 (-1 turns the check off)",
-        p->lr_check);
-  if (p->levels < 0 || p->levels > SD_MAX_BP_LEVELS)
-    return fail (msg, size, "levels %d is out of range 0..%d (0 picks from "
-        "the image size)", p->levels, SD_MAX_BP_LEVELS);
-  if (p->iterations < 1 || p->iterations > SD_MAX_BP_ITERATIONS)
-    return fail (msg, size, "iterations %d is out of range 1..%d",
-        p->iterations, SD_MAX_BP_ITERATIONS);
-  if (!(p->data_weight > 0 && p->data_weight <= 100))
-    return fail (msg, size, "data-weight %g is out of range (0, 100]",
-        p->data_weight);
-  if (!(p->data_trunc > 0 && p->data_trunc <= 1000))
-    return fail (msg, size, "data-trunc %g is out of range (0, 1000]",
-        p->data_trunc);
-  if (!(p->disc_trunc >= 0 && p->disc_trunc <= 1000))
-    return fail (msg, size, "disc-trunc %g is out of range 0..1000 (0 means "
-        "num-disparities / 7.5)", p->disc_trunc);
-  if (!(p->sigma >= 0 && p->sigma <= 10))
-    return fail (msg, size, "sigma %g is out of range 0..10", p->sigma);
-  if (p->tile_size < SD_MIN_TILE_SIZE || p->tile_size > SD_MAX_TILE_SIZE)
-    return fail (msg, size, "tile-size %d is out of range %d..%d",
-        p->tile_size, SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE);
-  if (p->outer_iterations < 1 || p->outer_iterations > SD_MAX_BP_ITERATIONS)
-    return fail (msg, size, "outer-iterations %d is out of range 1..%d",
-        p->outer_iterations, SD_MAX_BP_ITERATIONS);
-  if (p->inner_iterations < 1 || p->inner_iterations > SD_MAX_BP_ITERATIONS)
-    return fail (msg, size, "inner-iterations %d is out of range 1..%d",
-        p->inner_iterations, SD_MAX_BP_ITERATIONS);
-  if (!enum_valid (sd_bp_precision_entries, p->bp_precision))
-    return fail (msg, size, "bp-precision %d is not a known precision",
-        (int) p->bp_precision);
   return true;
 }
 
@@ -249,82 +303,41 @@ parse_bool (const char *text, bool *out)
   return false;
 }
 
+const SdParamDesc *
+sd_param_find (const char *name)
+{
+  for (size_t i = 0; i < sd_param_count; i++)
+    if (strcmp (sd_param_descs[i].name, name) == 0)
+      return &sd_param_descs[i];
+  return NULL;
+}
+
 bool
 sd_params_set_from_string (SdParams * p, const char *name, const char *value,
     char *msg, size_t size)
 {
-  static const struct
-  {
-    const char *name;
-    size_t offset;
-  } ints[] = {
-    {"num-disparities", offsetof (SdParams, num_disparities)},
-    {"min-disparity", offsetof (SdParams, min_disparity)},
-    {"rank-window", offsetof (SdParams, rank_window)},
-    {"paths", offsetof (SdParams, paths)},
-    {"p1", offsetof (SdParams, p1)},
-    {"p2", offsetof (SdParams, p2)},
-    {"uniqueness", offsetof (SdParams, uniqueness)},
-    {"lr-check", offsetof (SdParams, lr_check)},
-    {"levels", offsetof (SdParams, levels)},
-    {"iterations", offsetof (SdParams, iterations)},
-    {"tile-size", offsetof (SdParams, tile_size)},
-    {"outer-iterations", offsetof (SdParams, outer_iterations)},
-    {"inner-iterations", offsetof (SdParams, inner_iterations)},
-  }, floats[] = {
-    {"data-weight", offsetof (SdParams, data_weight)},
-    {"data-trunc", offsetof (SdParams, data_trunc)},
-    {"disc-trunc", offsetof (SdParams, disc_trunc)},
-    {"sigma", offsetof (SdParams, sigma)},
-  }, bools[] = {
-    {"p2-adaptive", offsetof (SdParams, p2_adaptive)},
-    {"subpixel", offsetof (SdParams, subpixel)},
-    {"median", offsetof (SdParams, median)},
-    {"fill-holes", offsetof (SdParams, fill_holes)},
-  };
-  static const struct
-  {
-    const char *name;
-    size_t offset;
-    const SdEnumEntry *entries;
-  } enums[] = {
-    {"algorithm", offsetof (SdParams, algorithm), sd_algorithm_entries},
-    {"prefilter", offsetof (SdParams, prefilter), sd_prefilter_entries},
-    {"cost", offsetof (SdParams, cost), sd_cost_entries},
-    {"census-window", offsetof (SdParams, census_window),
-        sd_census_window_entries},
-    {"bp-precision", offsetof (SdParams, bp_precision),
-        sd_bp_precision_entries},
-  };
-  char *base = (char *) p;
-
-  for (size_t i = 0; i < sizeof (ints) / sizeof (ints[0]); i++) {
-    if (strcmp (name, ints[i].name) == 0) {
-      if (!parse_int (value, (int *) (base + ints[i].offset)))
+  const SdParamDesc *d = sd_param_find (name);
+  if (!d)
+    return fail (msg, size, "unknown parameter '%s'", name);
+  char *field = (char *) p + d->offset;
+  switch (d->kind) {
+    case SD_PARAM_INT:
+      if (!parse_int (value, (int *) field))
         return fail (msg, size, "%s: '%s' is not an integer", name, value);
       return true;
-    }
-  }
-  for (size_t i = 0; i < sizeof (floats) / sizeof (floats[0]); i++) {
-    if (strcmp (name, floats[i].name) == 0) {
-      if (!parse_float (value, (float *) (base + floats[i].offset)))
+    case SD_PARAM_FLOAT:
+      if (!parse_float (value, (float *) field))
         return fail (msg, size, "%s: '%s' is not a number", name, value);
       return true;
-    }
-  }
-  for (size_t i = 0; i < sizeof (bools) / sizeof (bools[0]); i++) {
-    if (strcmp (name, bools[i].name) == 0) {
-      if (!parse_bool (value, (bool *) (base + bools[i].offset)))
+    case SD_PARAM_BOOL:
+      if (!parse_bool (value, (bool *) field))
         return fail (msg, size, "%s: '%s' is not true or false", name, value);
       return true;
-    }
-  }
-  for (size_t i = 0; i < sizeof (enums) / sizeof (enums[0]); i++) {
-    if (strcmp (name, enums[i].name) == 0) {
+    case SD_PARAM_ENUM:{
       int v;
-      if (!sd_enum_from_nick (enums[i].entries, value, &v)) {
+      if (!sd_enum_from_nick (d->entries, value, &v)) {
         char choices[256] = "";
-        for (const SdEnumEntry * e = enums[i].entries; e->nick; e++) {
+        for (const SdEnumEntry * e = d->entries; e->nick; e++) {
           strncat (choices, e->nick, sizeof (choices) - strlen (choices) - 1);
           if (e[1].nick)
             strncat (choices, ", ", sizeof (choices) - strlen (choices) - 1);
@@ -332,10 +345,9 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
         return fail (msg, size, "%s: '%s' is not one of %s", name, value,
             choices);
       }
-      /* enums are stored as their C enum type, which is int-sized here */
-      *(int *) (base + enums[i].offset) = v;
+      *(int *) field = v;
       return true;
     }
   }
-  return fail (msg, size, "unknown parameter '%s'", name);
+  return false;
 }

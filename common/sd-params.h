@@ -128,6 +128,34 @@ bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,
 /* The nick of value, or "?" when value is not in entries. */
 const char *sd_enum_to_nick (const SdEnumEntry * entries, int value);
 
+/* One tunable: the table sd_param_descs[] lists them all, and the element's
+ * properties, sd-bench's options and the range checks all come from it. */
+typedef enum
+{
+  SD_PARAM_INT,
+  SD_PARAM_FLOAT,
+  SD_PARAM_BOOL,
+  SD_PARAM_ENUM,
+} SdParamKind;
+
+typedef struct
+{
+  const char *name;             /* property and option name */
+  const char *blurb;            /* what it does, in one line */
+  SdParamKind kind;
+  size_t offset;                /* of the field in SdParams */
+  double min, max;              /* INT and FLOAT: the allowed range */
+  bool above_min;               /* FLOAT: min itself is not allowed */
+  const char *note;             /* said with a refused value, or NULL */
+  const SdEnumEntry *entries;   /* ENUM: the choices */
+} SdParamDesc;
+
+extern const SdParamDesc sd_param_descs[];
+extern const size_t sd_param_count;
+
+/* The description of the parameter called name, or NULL. */
+const SdParamDesc *sd_param_find (const char *name);
+
 /* Sets one parameter from its property name and a textual value, as a
  * command line gives it ("num-disparities", "64").  Returns false with a
  * sentence in msg for an unknown name or a value that does not parse; range

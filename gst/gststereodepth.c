@@ -94,92 +94,31 @@ static const struct
   {GST_VIDEO_FORMAT_ABGR, SD_PIXEL_XBGR},
 };
 
-/* The engine parameters, one property each.  The property name is the
- * SdParams field with '_' turned into '-'.  min and max are only what a
- * GParamSpec needs; sd_params_validate() has the final word (odd windows,
- * p1 <= p2, ...). */
-typedef enum
+/* The engine parameters are one property each, described by common/'s
+ * sd_param_descs[] (name, blurb, range, default from sd_params_init());
+ * sd_params_validate() has the final word (odd windows, p1 <= p2, ...). */
+#define N_ENGINE_PARAMS sd_param_count
+
+/* "census-window" -> "GstStereoDepthCensusWindow" */
+static GType
+param_enum_type (const SdParamDesc * d)
 {
-  PARAM_INT,
-  PARAM_FLOAT,
-  PARAM_BOOL,
-  PARAM_ENUM,
-} ParamKind;
+  GString *name = g_string_new ("GstStereoDepth");
+  gboolean upper = TRUE;
 
-typedef struct
-{
-  const gchar *name;
-  const gchar *blurb;
-  ParamKind kind;
-  gsize offset;
-  gint min, max;                /* also the range of PARAM_FLOAT */
-  const gchar *enum_name;
-  const SdEnumEntry *entries;
-} ParamDesc;
-
-#define INT_PARAM(n, b, field, lo, hi) {.name = n, .blurb = b, \
-    .kind = PARAM_INT, .offset = offsetof (SdParams, field), .min = lo, \
-    .max = hi}
-#define FLOAT_PARAM(n, b, field, lo, hi) {.name = n, .blurb = b, \
-    .kind = PARAM_FLOAT, .offset = offsetof (SdParams, field), .min = lo, \
-    .max = hi}
-#define BOOL_PARAM(n, b, field) {.name = n, .blurb = b, .kind = PARAM_BOOL, \
-    .offset = offsetof (SdParams, field)}
-#define ENUM_PARAM(n, b, field, type, table) {.name = n, .blurb = b, \
-    .kind = PARAM_ENUM, .offset = offsetof (SdParams, field), \
-    .enum_name = type, .entries = table}
-
-static const ParamDesc params[] = {
-  ENUM_PARAM ("algorithm", "Stereo matching algorithm", algorithm,
-      "GstStereoDepthAlgorithm", sd_algorithm_entries),
-  INT_PARAM ("num-disparities", "Number of disparities searched, from "
-      "min-disparity up (pixels)", num_disparities, 1, SD_MAX_DISPARITIES),
-  INT_PARAM ("min-disparity", "Smallest disparity searched (pixels)",
-      min_disparity, 0, SD_MAX_MIN_DISPARITY),
-  ENUM_PARAM ("prefilter", "Filter applied to both images before matching",
-      prefilter, "GstStereoDepthPrefilter", sd_prefilter_entries),
-  INT_PARAM ("rank-window", "Window of the rank prefilter (odd, 5 to 15)",
-      rank_window, 5, 15),
-  ENUM_PARAM ("cost", "Matching cost", cost, "GstStereoDepthCost",
-      sd_cost_entries),
-  ENUM_PARAM ("census-window", "Window of the census transform",
-      census_window, "GstStereoDepthCensusWindow", sd_census_window_entries),
-  INT_PARAM ("paths", "Number of SGM aggregation paths (4 or 8)", paths, 4,
-      8),
-  INT_PARAM ("p1", "SGM penalty for a disparity change of one pixel (at "
-      "most p2; set p2 first when raising both)", p1, 0, SD_MAX_P2),
-  INT_PARAM ("p2", "SGM penalty for a larger disparity change (at least p1)",
-      p2, 1, SD_MAX_P2),
-  BOOL_PARAM ("p2-adaptive", "Lower p2 across intensity edges", p2_adaptive),
-  INT_PARAM ("uniqueness", "Percent by which the best cost must beat the "
-      "second best (0 = off)", uniqueness, 0, 99),
-  BOOL_PARAM ("subpixel", "Refine disparities to 1/16 pixel", subpixel),
-  INT_PARAM ("lr-check", "Largest left-right disparity difference kept, in "
-      "pixels (-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255),
-  BOOL_PARAM ("median", "3x3 median filter on the disparity", median),
-  BOOL_PARAM ("fill-holes", "Fill invalid pixels from their neighbours",
-      fill_holes),
-  INT_PARAM ("levels", "hbp: pyramid levels (0 = from the image size)",
-      levels, 0, SD_MAX_BP_LEVELS),
-  INT_PARAM ("iterations", "hbp: message passing iterations per level",
-      iterations, 1, SD_MAX_BP_ITERATIONS),
-  FLOAT_PARAM ("data-weight", "hbp, tiled-bp: weight of the data cost "
-      "(above 0)", data_weight, 0, 100),
-  FLOAT_PARAM ("data-trunc", "hbp, tiled-bp: truncation of the data cost, "
-      "in intensity levels (above 0)", data_trunc, 0, 1000),
-  FLOAT_PARAM ("disc-trunc", "hbp, tiled-bp: truncation of the smoothness "
-      "cost (0 = num-disparities / 7.5)", disc_trunc, 0, 1000),
-  FLOAT_PARAM ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images "
-      "(0 = off)", sigma, 0, 10),
-  ENUM_PARAM ("bp-precision", "hbp, tiled-bp: how messages are stored",
-      bp_precision, "GstStereoDepthBpPrecision", sd_bp_precision_entries),
-  INT_PARAM ("tile-size", "tiled-bp: side of the square tiles (pixels)",
-      tile_size, SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE),
-  INT_PARAM ("outer-iterations", "tiled-bp: raster and reverse-raster "
-      "passes", outer_iterations, 1, SD_MAX_BP_ITERATIONS),
-  INT_PARAM ("inner-iterations", "tiled-bp: BP-M sweeps per tile visit",
-      inner_iterations, 1, SD_MAX_BP_ITERATIONS),
-};
+  for (const gchar * c = d->name; *c; c++) {
+    if (*c == '-') {
+      upper = TRUE;
+      continue;
+    }
+    g_string_append_c (name, upper ? g_ascii_toupper (*c) : *c);
+    upper = FALSE;
+  }
+  /* registered once; the name is kept by the type system's own copy */
+  GType type = gst_sd_enum_type (name->str, d->entries);
+  g_string_free (name, TRUE);
+  return type;
+}
 
 enum
 {
@@ -215,26 +154,25 @@ GST_ELEMENT_REGISTER_DEFINE (stereodepth, "stereodepth", GST_RANK_NONE,
     GST_TYPE_STEREO_DEPTH);
 
 static GParamSpec *
-param_spec (const ParamDesc * d, const SdParams * defaults)
+param_spec (const SdParamDesc * d, const SdParams * defaults)
 {
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
   const guint8 *base = (const guint8 *) defaults;
 
   switch (d->kind) {
-    case PARAM_INT:
-      return g_param_spec_int (d->name, d->name, d->blurb, d->min, d->max,
-          *(const int *) (base + d->offset), flags);
-    case PARAM_FLOAT:
-      return g_param_spec_float (d->name, d->name, d->blurb, d->min, d->max,
-          *(const float *) (base + d->offset), flags);
-    case PARAM_BOOL:
+    case SD_PARAM_INT:
+      return g_param_spec_int (d->name, d->name, d->blurb, (gint) d->min,
+          (gint) d->max, *(const int *) (base + d->offset), flags);
+    case SD_PARAM_FLOAT:
+      return g_param_spec_float (d->name, d->name, d->blurb, (gfloat) d->min,
+          (gfloat) d->max, *(const float *) (base + d->offset), flags);
+    case SD_PARAM_BOOL:
       return g_param_spec_boolean (d->name, d->name, d->blurb,
           *(const bool *) (base + d->offset), flags);
-    case PARAM_ENUM:
+    case SD_PARAM_ENUM:
       return g_param_spec_enum (d->name, d->name, d->blurb,
-          gst_sd_enum_type (d->enum_name, d->entries),
-          *(const int *) (base + d->offset), flags);
+          param_enum_type (d), *(const int *) (base + d->offset), flags);
   }
   g_assert_not_reached ();
   return NULL;
@@ -242,21 +180,21 @@ param_spec (const ParamDesc * d, const SdParams * defaults)
 
 /* Writes value into the field d describes. */
 static void
-param_from_value (SdParams * p, const ParamDesc * d, const GValue * value)
+param_from_value (SdParams * p, const SdParamDesc * d, const GValue * value)
 {
   guint8 *base = (guint8 *) p;
 
   switch (d->kind) {
-    case PARAM_INT:
+    case SD_PARAM_INT:
       *(int *) (base + d->offset) = g_value_get_int (value);
       break;
-    case PARAM_FLOAT:
+    case SD_PARAM_FLOAT:
       *(float *) (base + d->offset) = g_value_get_float (value);
       break;
-    case PARAM_BOOL:
+    case SD_PARAM_BOOL:
       *(bool *) (base + d->offset) = g_value_get_boolean (value);
       break;
-    case PARAM_ENUM:
+    case SD_PARAM_ENUM:
       /* SdParams stores its enums as C enums, which are int-sized here */
       *(int *) (base + d->offset) = g_value_get_enum (value);
       break;
@@ -264,28 +202,28 @@ param_from_value (SdParams * p, const ParamDesc * d, const GValue * value)
 }
 
 static void
-param_to_value (const SdParams * p, const ParamDesc * d, GValue * value)
+param_to_value (const SdParams * p, const SdParamDesc * d, GValue * value)
 {
   const guint8 *base = (const guint8 *) p;
 
   switch (d->kind) {
-    case PARAM_INT:
+    case SD_PARAM_INT:
       g_value_set_int (value, *(const int *) (base + d->offset));
       break;
-    case PARAM_FLOAT:
+    case SD_PARAM_FLOAT:
       g_value_set_float (value, *(const float *) (base + d->offset));
       break;
-    case PARAM_BOOL:
+    case SD_PARAM_BOOL:
       g_value_set_boolean (value, *(const bool *) (base + d->offset));
       break;
-    case PARAM_ENUM:
+    case SD_PARAM_ENUM:
       g_value_set_enum (value, *(const int *) (base + d->offset));
       break;
   }
 }
 
 static void
-gst_stereo_depth_set_param (GstStereoDepth * self, const ParamDesc * d,
+gst_stereo_depth_set_param (GstStereoDepth * self, const SdParamDesc * d,
     const GValue * value)
 {
   SdParams candidate;
@@ -314,8 +252,8 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
   GstStereoDepth *self = GST_STEREO_DEPTH (object);
 
   if (prop_id >= PROP_PARAM_FIRST
-      && prop_id < PROP_PARAM_FIRST + G_N_ELEMENTS (params)) {
-    gst_stereo_depth_set_param (self, &params[prop_id - PROP_PARAM_FIRST],
+      && prop_id < PROP_PARAM_FIRST + N_ENGINE_PARAMS) {
+    gst_stereo_depth_set_param (self, &sd_param_descs[prop_id - PROP_PARAM_FIRST],
         value);
     return;
   }
@@ -346,8 +284,8 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
 
   GST_OBJECT_LOCK (self);
   if (prop_id >= PROP_PARAM_FIRST
-      && prop_id < PROP_PARAM_FIRST + G_N_ELEMENTS (params)) {
-    param_to_value (&self->params, &params[prop_id - PROP_PARAM_FIRST], value);
+      && prop_id < PROP_PARAM_FIRST + N_ENGINE_PARAMS) {
+    param_to_value (&self->params, &sd_param_descs[prop_id - PROP_PARAM_FIRST], value);
     GST_OBJECT_UNLOCK (self);
     return;
   }
@@ -928,9 +866,9 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   sd_params_init (&defaults);
-  for (i = 0; i < G_N_ELEMENTS (params); i++)
+  for (i = 0; i < N_ENGINE_PARAMS; i++)
     g_object_class_install_property (gobject_class, PROP_PARAM_FIRST + i,
-        param_spec (&params[i], &defaults));
+        param_spec (&sd_param_descs[i], &defaults));
 
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &sink_left_template, GST_TYPE_AGGREGATOR_PAD);

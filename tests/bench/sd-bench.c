@@ -31,10 +31,12 @@ usage (FILE * f)
       "                [--backend auto|cpu|cuda] [--device N] [--repeat N]\n"
       "                [--warmup N]\n"
       "                [--out FILE.pgm] [--color FILE.ppm] [--save-pair DIR]\n"
-      "                [--<parameter> VALUE ...]\n"
-      "Parameters: algorithm, num-disparities, min-disparity, prefilter,\n"
-      "  rank-window, cost, census-window, paths, p1, p2, p2-adaptive,\n"
-      "  uniqueness, subpixel, lr-check, median, fill-holes.\n"
+      "                [--<parameter> VALUE ...]\n");
+  fprintf (f, "Parameters (the element's property names):\n");
+  for (size_t i = 0; i < sd_param_count; i++)
+    fprintf (f, "  --%-18s %s\n", sd_param_descs[i].name,
+        sd_param_descs[i].blurb);
+  fprintf (f,
       "--set DIR reads a set folder of shared/data/stereo (its sets.tsv is\n"
       "in the folder above); num-disparities then defaults to the set's\n"
       "suggested count.  --out writes 16-bit PGM: value = 16 * d, 0 = invalid.\n"
