@@ -44,6 +44,7 @@ struct SdCudaPipeline
   int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 .. 3 */
   int deep_reads;               /* SD_CUDA_DEEP_READS 0 or 1, or -1 */
   int fuse_wta;                 /* SD_CUDA_FUSED_WTA=1 */
+  int wide;                     /* SD_CUDA_WIDE=1 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -235,6 +236,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * pre,
    * the registers they take cost more occupancy than they give (run 7) */
   b.deep_reads = s->deep_reads >= 0 ? s->deep_reads :
       p->num_disparities <= 128;
+  b.wide = s->wide;
   b.fuse_wta = s->fuse_wta != 0
       && sd_cuda_sgm_fuses_wta (p, s->cost_volume != NULL);
   b.disp = s->disp;
@@ -421,6 +423,8 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->deep_reads = deep && (*deep == '0' || *deep == '1') ? *deep - '0' : -1;
   /* measured slower (docs/performance.md): one warp a row is latency-bound
    * even at 3840x2160, so it stays off unless asked for */
+  const char *wide = getenv ("SD_CUDA_WIDE");
+  s->wide = wide && *wide == '1';
   const char *fuse = getenv ("SD_CUDA_FUSED_WTA");
   s->fuse_wta = fuse && *fuse == '1';
   cudaDeviceProp prop;

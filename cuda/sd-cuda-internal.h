@@ -61,6 +61,8 @@ typedef struct
                                  * directions */
   int deep_reads;               /* with cost_volume: twice the reads in
                                  * flight per scanline */
+  int wide;                     /* with cost_volume, above 128 disparities:
+                                 * 16 lanes of 16 slots, not 32 of 8 */
   int fuse_wta;                 /* where sd_cuda_sgm_fuses_wta(): the last
                                  * direction does winner-takes-all, fills
                                  * disp and right_key, and sd_cuda_wta is

@@ -723,14 +723,39 @@ sd_sgm_launch (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
     sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME > (u8, a, stream);
 }
 
+/* 16 lanes of 16 slots (above 128 disparities, with a cost volume only,
+ * which keeps the instantiations few). */
+static void
+sd_sgm_launch_wide (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
+    cudaStream_t stream)
+{
+  if (cost_volume) {
+    const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
+        SD_COST_PER_GROUP);
+    const dim3 grid (sd_cuda_div_up (groups, 8)), block (128);
+    if (src == SD_SRC_CENSUS64)
+      sd_cost_volume_kernel < 16, 16, SD_SRC_CENSUS64 > <<< grid, block, 0,
+          stream >>> (a);
+    else
+      sd_cost_volume_kernel < 16, 16, SD_SRC_GENERIC > <<< grid, block, 0,
+          stream >>> (a);
+  } else if (src == SD_SRC_VOLUME_DEEP) {
+    sd_sgm_launch_src < 16, 16, SD_SRC_VOLUME_DEEP > (u8, a, stream);
+  } else {
+    sd_sgm_launch_src < 16, 16, SD_SRC_VOLUME > (u8, a, stream);
+  }
+}
+
 /* cost_volume: launch the cost volume's kernel instead of the paths'. */
 static void
-sd_sgm_dispatch (int D, bool u8, int src, bool cost_volume,
+sd_sgm_dispatch (int D, int wide, bool u8, int src, bool cost_volume,
     const SdSgmArgs & a, cudaStream_t stream)
 {
   int lanes, dpl;
-  sd_sgm_layout (D, &lanes, &dpl);
-  if (lanes == 32)
+  sd_sgm_layout_wide (D, wide, &lanes, &dpl);
+  if (dpl == 16)
+    sd_sgm_launch_wide (u8, src, cost_volume, a, stream);
+  else if (lanes == 32)
     sd_sgm_launch < 32, 8 > (u8, src, cost_volume, a, stream);
   else if (dpl == 8)
     sd_sgm_launch < 16, 8 > (u8, src, cost_volume, a, stream);
@@ -751,8 +776,11 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   memset (&a, 0, sizeof (a));
   const int w = b->width, h = b->height;
   const int D = p->num_disparities;
+  /* 16 lanes of 16 slots above 128 disparities: only with every path
+   * reading the cost volume */
+  const int wide = b->wide && b->cost_volume && !b->mixed_sources;
   int lanes, dpl;
-  sd_sgm_layout (D, &lanes, &dpl);
+  sd_sgm_layout_wide (D, wide, &lanes, &dpl);
   const int lines_per_block = SD_SGM_WARPS * (32 / lanes);
   const bool u8 = sd_cuda_sgm_uses_8bit (p);
   a.census_left = b->census_left;
@@ -782,7 +810,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       SD_SRC_GENERIC;
   if (b->cost_volume) {
     a.volume_cost = (uint8_t *) b->cost_volume;
-    sd_sgm_dispatch (D, u8, src, true, a, stream);
+    sd_sgm_dispatch (D, wide, u8, src, true, a, stream);
     cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
@@ -801,7 +829,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
    * grid so that they start early; with the fused last direction (left to
    * right, direction 0) the others make the one launch before it */
   const bool fused = sd_cuda_sgm_fuses_wta (p, b->cost_volume != NULL)
-      && b->fuse_wta;
+      && b->fuse_wta && !wide;
   const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
   if (u8) {
     int blocks = 0;
@@ -814,7 +842,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     }
     a.n_segments = p->paths - first;
     a.block0[a.n_segments] = blocks;
-    sd_sgm_dispatch (D, true, src, false, a, stream);
+    sd_sgm_dispatch (D, wide, true, src, false, a, stream);
     if (!fused)
       return cudaGetLastError ();
     a.disp = b->disp;
@@ -836,7 +864,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
         lines_per_block);
     a.first = i == 0;
-    sd_sgm_dispatch (D, false, src, false, a, stream);
+    sd_sgm_dispatch (D, wide, false, src, false, a, stream);
     cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;

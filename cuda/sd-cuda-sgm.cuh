@@ -106,16 +106,20 @@ sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
 template < int DPL > __device__ __forceinline__ void
 sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
 {
-  if (DPL == 1)
+  if constexpr (DPL == 1) {
     *p = (uint8_t) L[0];
-  else if (DPL == 2)
+  } else if constexpr (DPL == 2) {
     *(uint16_t *) p = (uint16_t) __byte_perm (L[0], 0, 0x0020);
-  else if (DPL == 4)
-    *(uint32_t *) p = __byte_perm (L[0], L[1 % ((DPL + 1) / 2)], 0x6420);
-  else
-    *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1 % ((DPL + 1) / 2)],
-            0x6420), __byte_perm (L[2 % ((DPL + 1) / 2)],
-            L[3 % ((DPL + 1) / 2)], 0x6420));
+  } else if constexpr (DPL == 4) {
+    *(uint32_t *) p = __byte_perm (L[0], L[1], 0x6420);
+  } else if constexpr (DPL == 8) {
+    *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1], 0x6420),
+        __byte_perm (L[2], L[3], 0x6420));
+  } else {
+    *(uint4 *) p = make_uint4 (__byte_perm (L[0], L[1], 0x6420),
+        __byte_perm (L[2], L[3], 0x6420), __byte_perm (L[4], L[5], 0x6420),
+        __byte_perm (L[6], L[7], 0x6420));
+  }
 }
 
 template < int DPL > struct SdBytes
@@ -127,16 +131,22 @@ template < int DPL > __device__ __forceinline__ SdBytes < DPL >
 sd_load_u8 (const uint8_t * p)
 {
   SdBytes < DPL > b;
-  if (DPL == 1)
+  if constexpr (DPL == 1) {
     b.w[0] = *p;
-  else if (DPL == 2)
+  } else if constexpr (DPL == 2) {
     b.w[0] = *(const uint16_t *) p;
-  else if (DPL == 4)
+  } else if constexpr (DPL == 4) {
     b.w[0] = *(const uint32_t *) p;
-  else {
+  } else if constexpr (DPL == 8) {
     const uint2 v = *(const uint2 *) p;
     b.w[0] = v.x;
-    b.w[(DPL + 3) / 4 - 1] = v.y;
+    b.w[1] = v.y;
+  } else {
+    const uint4 v = *(const uint4 *) p;
+    b.w[0] = v.x;
+    b.w[1] = v.y;
+    b.w[2] = v.z;
+    b.w[3] = v.w;
   }
   return b;
 }
@@ -159,20 +169,23 @@ template < int DPL > __device__ __forceinline__ SdHalves < DPL >
 sd_load_u16 (const uint16_t * p)
 {
   SdHalves < DPL > h;
-  if (DPL == 1)
+  if constexpr (DPL == 1) {
     h.w[0] = *p;
-  else if (DPL == 2)
+  } else if constexpr (DPL == 2) {
     h.w[0] = *(const uint32_t *) p;
-  else if (DPL == 4) {
+  } else if constexpr (DPL == 4) {
     const uint2 v = *(const uint2 *) p;
     h.w[0] = v.x;
-    h.w[1 % ((DPL + 1) / 2)] = v.y;
+    h.w[1] = v.y;
   } else {
-    const uint4 v = *(const uint4 *) p;
-    h.w[0] = v.x;
-    h.w[1 % ((DPL + 1) / 2)] = v.y;
-    h.w[2 % ((DPL + 1) / 2)] = v.z;
-    h.w[3 % ((DPL + 1) / 2)] = v.w;
+#pragma unroll
+    for (int q = 0; q < DPL / 8; q++) {
+      const uint4 v = ((const uint4 *) p)[q];
+      h.w[4 * q] = v.x;
+      h.w[4 * q + 1] = v.y;
+      h.w[4 * q + 2] = v.z;
+      h.w[4 * q + 3] = v.w;
+    }
   }
   return h;
 }
@@ -180,17 +193,19 @@ sd_load_u16 (const uint16_t * p)
 template < int DPL > __device__ __forceinline__ void
 sd_store_u16 (uint16_t * p, const uint32_t (&s)[(DPL + 1) / 2])
 {
-  if (DPL == 1)
+  if constexpr (DPL == 1) {
     *p = (uint16_t) s[0];
-  else if (DPL == 2)
+  } else if constexpr (DPL == 2) {
     *(uint32_t *) p = s[0];
-  else if (DPL == 4)
-    *(uint2 *) p = make_uint2 (s[0], s[1 % ((DPL + 1) / 2)]);
-  else
-    *(uint4 *) p = make_uint4 (s[0], s[1 % ((DPL + 1) / 2)],
-        s[2 % ((DPL + 1) / 2)], s[3 % ((DPL + 1) / 2)]);
+  } else if constexpr (DPL == 4) {
+    *(uint2 *) p = make_uint2 (s[0], s[1]);
+  } else {
+#pragma unroll
+    for (int q = 0; q < DPL / 8; q++)
+      ((uint4 *) p)[q] = make_uint4 (s[4 * q], s[4 * q + 1], s[4 * q + 2],
+          s[4 * q + 3]);
+  }
 }
-
 
 __device__ __forceinline__ int
 sd_div_round (int num, int den)
@@ -199,12 +214,20 @@ sd_div_round (int num, int den)
   return num >= 0 ? q : -q;
 }
 
-/* The layout for D disparities: lanes per group and slots per lane. */
+/* The layout for D disparities: lanes per group and slots per lane; wide:
+ * above 128 disparities, 16 lanes of 16 slots instead of 32 lanes of 8
+ * (same cells per pixel). */
+static inline void
+sd_sgm_layout_wide (int D, int wide, int *lanes, int *dpl)
+{
+  *lanes = D <= 128 || wide ? 16 : 32;
+  *dpl = D <= 16 ? 1 : D <= 32 ? 2 : D <= 64 ? 4 : D <= 128 || !wide ? 8 : 16;
+}
+
 static inline void
 sd_sgm_layout (int D, int *lanes, int *dpl)
 {
-  *lanes = D <= 128 ? 16 : 32;
-  *dpl = D <= 16 ? 1 : D <= 32 ? 2 : D <= 64 ? 4 : 8;
+  sd_sgm_layout_wide (D, 0, lanes, dpl);
 }
 
 /* Cells per pixel in the volumes. */

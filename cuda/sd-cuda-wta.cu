@@ -164,7 +164,8 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
 {
   SdWtaArgs a;
   int lanes, dpl;
-  sd_sgm_layout (p->num_disparities, &lanes, &dpl);
+  const int wide = b->wide && b->cost_volume && !b->mixed_sources;
+  sd_sgm_layout_wide (p->num_disparities, wide, &lanes, &dpl);
   a.volume = (const uint8_t *) b->volume;
   a.dp = lanes * dpl;
   a.path_stride = (size_t) b->width * b->height * a.dp;
@@ -185,7 +186,9 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
       return e;
   }
   const int ns = sd_cuda_sgm_uses_8bit (p) ? p->paths : 0;
-  if (lanes == 32)
+  if (dpl == 16)
+    sd_wta_launch < 16, 16 > (ns, a, stream);
+  else if (lanes == 32)
     sd_wta_launch < 32, 8 > (ns, a, stream);
   else if (dpl == 8)
     sd_wta_launch < 16, 8 > (ns, a, stream);

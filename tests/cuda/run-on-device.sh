@@ -31,7 +31,7 @@ date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
   for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_FUSED_WTA=1 \
-      SD_CUDA_DEEP_READS=1; do
+      SD_CUDA_WIDE=1; do
     for i in $(seq 0 $((PARTS - 1))); do
       e=$v
       [ "$v" = default ] && e=""
@@ -69,7 +69,7 @@ if [ ${#pids[@]} -gt 0 ]; then
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
   for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_FUSED_WTA=1 \
-      SD_CUDA_DEEP_READS=1; do
+      SD_CUDA_WIDE=1; do
     ok=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c '^ok ')
     bad=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c 'check failed')
     summary+=("agreement $v (bit-exact)|$ok comparisons ok, $bad failed")
@@ -101,7 +101,7 @@ if [[ " $STEPS " == *" bench "* ]]; then
   # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
   # the defaults twice: the spread between two runs of one build
-  for env in - -; do
+  for env in - SD_CUDA_WIDE=1; do
     for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
         3840x2160:256; do
       configs="$configs $sz:8:48:$env"
