@@ -252,11 +252,21 @@ main (int argc, char **argv)
   uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
   double *times = malloc (sizeof (double) * repeat);
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-  printf ("sd-bench: %s %dx%d, backend %s, num-disparities %d, "
-      "min-disparity %d, paths %d, cost %s\n", source, w, h,
-      sd_engine_backend_name (engine), params.num_disparities,
-      params.min_disparity, params.paths,
-      sd_enum_to_nick (sd_cost_entries, params.cost));
+  const bool sgm = params.algorithm == SD_ALGORITHM_SGM;
+  printf ("sd-bench: %s %dx%d, backend %s, %s, num-disparities %d, "
+      "min-disparity %d, ", source, w, h, sd_engine_backend_name (engine),
+      sd_enum_to_nick (sd_algorithm_entries, params.algorithm),
+      params.num_disparities, params.min_disparity);
+  if (sgm)
+    printf ("paths %d, cost %s\n", params.paths,
+        sd_enum_to_nick (sd_cost_entries, params.cost));
+  else if (params.algorithm == SD_ALGORITHM_HBP)
+    printf ("levels %d, iterations %d, %s messages\n",
+        sd_params_bp_levels (&params, w, h), params.iterations,
+        sd_enum_to_nick (sd_bp_precision_entries, params.bp_precision));
+  else
+    printf ("tile-size %d, outer-iterations %d, inner-iterations %d\n",
+        params.tile_size, params.outer_iterations, params.inner_iterations);
   for (int r = 0; r < repeat; r++) {
     double t0 = now_ms ();
     if (sd_engine_process (engine, &left, &right, &out, &err) != SD_OK) {
@@ -284,19 +294,27 @@ main (int argc, char **argv)
         params.paths;
     printf ("cuda: %s\n", sd_cuda_pipeline_device_name (pl));
     printf ("cuda time: device memory in and out: median %.3f ms, min %.3f "
-        "ms (%.2f G path-cell updates/s); host memory in and out: median "
-        "%.3f ms, min %.3f ms (CUDA events), median %.3f ms (wall clock); "
-        "%d runs after %d warm-up runs; %s path volumes, %.0f MB; costs %s\n",
-        t.device_median, t.device_min, updates / t.device_median * 1e-6,
-        t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup,
-        t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0,
-        t.cost_volume == 3 ? "stored once, computed by the horizontal paths" :
-        t.cost_volume == 2 ? "stored once, read by the diagonals" :
-        t.cost_volume ? "stored once" : "computed per path");
-    printf ("cuda stages (device memory, medians): census %.3f ms, paths "
-        "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
-        t.stage_median[0], t.stage_median[1], t.stage_median[2],
-        t.stage_median[3]);
+        "ms", t.device_median, t.device_min);
+    if (sgm)
+      printf (" (%.2f G path-cell updates/s)",
+          updates / t.device_median * 1e-6);
+    printf ("; host memory in and out: median %.3f ms, min %.3f ms (CUDA "
+        "events), median %.3f ms (wall clock); %d runs after %d warm-up "
+        "runs", t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup);
+    if (sgm)
+      printf ("; %s path volumes, %.0f MB; costs %s\n",
+          t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0,
+          t.cost_volume == 3 ?
+          "stored once, computed by the horizontal paths" :
+          t.cost_volume == 2 ? "stored once, read by the diagonals" :
+          t.cost_volume ? "stored once" : "computed per path");
+    else
+      printf ("\n");
+    if (sgm)
+      printf ("cuda stages (device memory, medians): census %.3f ms, paths "
+          "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
+          t.stage_median[0], t.stage_median[1], t.stage_median[2],
+          t.stage_median[3]);
     sd_cuda_pipeline_free (pl);
   }
 
