@@ -464,7 +464,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
  * right image's disparity as a running minimum of (sum << 8 | k) per right
  * pixel in shared memory.  Three chunk buffers let the producer run one
  * chunk ahead of the consumers' two phases; one barrier per chunk. */
-#define SD_ROW_CHUNK 24          /* three buffers of it fit in 48 KB */
+#define SD_ROW_CHUNK 20          /* the buffers fit in 48 KB */
 #define SD_ROW_CONSUMERS 7
 #define SD_ROW_RING 512         /* right pixels in flight: >= 256 + chunk */
 
@@ -476,6 +476,10 @@ sd_sgm_row_kernel (const SdSgmArgs a)
   const int WORDS = NP * 32;    /* u32 words of one pixel in a buffer */
   __shared__ uint32_t buf[3][SD_ROW_CHUNK * WORDS];
   __shared__ uint32_t rkey[SD_ROW_RING];
+  /* the producer's costs and guide pixels, staged by the consumers one
+   * chunk ahead, so that its chain never waits for device memory */
+  __shared__ uint2 cbuf[2][SD_ROW_CHUNK * 32];
+  __shared__ uint8_t gbuf[2][SD_ROW_CHUNK];
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
   const int y = blockIdx.x;
@@ -498,21 +502,23 @@ sd_sgm_row_kernel (const SdSgmArgs a)
     P[p] = SD_SENT2 & ~keep[p];
   uint32_t min_prev = 0, g_prev = 0;
   const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  /* its reads, several pixels ahead */
-  const int RING = 6;
-  SdCostIn < DPL > ring[RING];
-  int loaded = 0;
-  auto load =[&](SdCostIn < DPL > &in) {
-    const int lx = min (loaded, w - 1);
-    sd_cost_load < 32, DPL, SD_SRC_VOLUME > (a, in, lx, row + lx, lane);
-    loaded++;
+  /* consumers: stage chunk cc's costs and guide pixels into buffer cc & 1 */
+  auto stage =[&](int cc) {
+    if (cc >= chunks)
+      return;
+    const int x0 = cc * SD_ROW_CHUNK;
+    const int n = min (SD_ROW_CHUNK, w - x0);
+    for (int i = warp - 1; i < n; i += SD_ROW_CONSUMERS)
+      cbuf[cc & 1][i * 32 + lane] = *(const uint2 *) (a.cost +
+          (row + x0 + i) * a.dp + lane * DPL);
+    for (int i = (int) threadIdx.x - 32; i < n; i += 32 * SD_ROW_CONSUMERS)
+      gbuf[cc & 1][i] = a.guide[row + x0 + i];
   };
-  if (warp == 0) {
-#pragma unroll
-    for (int r = 0; r < RING; r++)
-      load (ring[r]);
-    g_prev = ring[0].guide;
-  }
+  if (warp != 0)
+    stage (0);
+  __syncthreads ();
+  if (warp == 0)
+    g_prev = gbuf[0][0];
 
   for (int c = 0; c < chunks + 2; c++) {
     if (warp == 0) {
@@ -521,16 +527,21 @@ sd_sgm_row_kernel (const SdSgmArgs a)
         uint32_t *out = buf[c % 3];
         const int x0 = c * SD_ROW_CHUNK;
         const int n = min (SD_ROW_CHUNK, w - x0);
-        for (int i0 = 0; i0 < n; i0 += RING) {
+        const uint2 *cb = cbuf[c & 1];
+        const uint8_t *gb = gbuf[c & 1];
+        for (int i0 = 0; i0 < n; i0 += 4) {
 #pragma unroll
-          for (int r = 0; r < RING; r++) {
+          for (int r = 0; r < 4; r++) {
             if (i0 + r < n) {
+              SdCostIn < DPL > in;
+              const uint2 cv = cb[(i0 + r) * 32 + lane];
+              in.cost.w[0] = cv.x;
+              in.cost.w[1] = cv.y;
               uint32_t cc[NP];
-              sd_cost_compute < DPL, SD_SRC_VOLUME > (a, ring[r], cc);
-              const uint32_t gv = ring[r].guide;
+              sd_cost_compute < DPL, SD_SRC_VOLUME > (a, in, cc);
+              const uint32_t gv = gb[i0 + r];
               const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
               g_prev = gv;
-              load (ring[r]);
               min_prev = sd_path_step < 32, DPL > (P, min_prev, cc, p1x2, p2,
                   keep, lane, SD_FULL_MASK);
 #pragma unroll
@@ -542,6 +553,8 @@ sd_sgm_row_kernel (const SdSgmArgs a)
       }
     } else {
       const int cw = warp - 1;
+      /* consumers, phase 0: the producer's next chunk */
+      stage (c + 1);
       /* consumers, phase 1: chunk c - 1's sums and winners */
       const int c1 = c - 1;
       if (c1 >= 0 && c1 < chunks) {

@@ -101,7 +101,7 @@ if [[ " $STEPS " == *" bench "* ]]; then
   # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
   # the defaults twice: the spread between two runs of one build
-  for env in - SD_CUDA_WIDE=1; do
+  for env in - SD_CUDA_FUSED_WTA=1; do
     for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
         3840x2160:256; do
       configs="$configs $sz:8:48:$env"
