@@ -464,12 +464,12 @@ sd_sgm_path_kernel (const SdSgmArgs a)
  * right image's disparity as a running minimum of (sum << 8 | k) per right
  * pixel in shared memory.  Three chunk buffers let the producer run one
  * chunk ahead of the consumers' two phases; one barrier per chunk. */
-#define SD_ROW_CHUNK 20          /* the buffers fit in 48 KB */
+#define SD_ROW_CHUNK 16          /* four blocks an SM fit */
 #define SD_ROW_CONSUMERS 7
 #define SD_ROW_RING 512         /* right pixels in flight: >= 256 + chunk */
 
 template < int NS > __global__ void
-__launch_bounds__ (32 * (1 + SD_ROW_CONSUMERS))
+__launch_bounds__ (32 * (1 + SD_ROW_CONSUMERS), 4)
 sd_sgm_row_kernel (const SdSgmArgs a)
 {
   const int DPL = 8, NP = 4;
