@@ -1,0 +1,30 @@
+#!/bin/bash
+# The element's sustained rate on the GPU machine: N pairs of 1920x1080 GRAY8
+# frames (one textured frame per side, repeated by imagefreeze at no cost:
+# videotestsrc drawing every frame makes only about 110 pairs a second) through
+# stereodepth backend=cuda num-disparities=128 into fakesink; prints pairs
+# per second from the wall time of the whole pipeline, for the CUDA and,
+# for scale, a short CPU run.
+# usage: tests/cuda/element-rate.sh PLUGIN_DIR [N]   (after source .gst/env.sh)
+set -eu
+export GST_PLUGIN_PATH=$1
+n=${2:-600}
+caps="video/x-raw,format=GRAY8,width=1920,height=1080,framerate=300/1"
+run () {
+  local backend=$1 count=$2
+  local t0 t1
+  t0=$(date +%s.%N)
+  gst-launch-1.0 -q stereodepth name=s backend="$backend" num-disparities=128 \
+      ! fakesink sync=false \
+    videotestsrc num-buffers=1 pattern=snow ! "$caps" ! \
+      imagefreeze num-buffers="$count" ! queue ! s.sink_left \
+    videotestsrc num-buffers=1 pattern=snow ! "$caps" ! \
+      imagefreeze num-buffers="$count" ! queue ! s.sink_right
+  t1=$(date +%s.%N)
+  awk -v b="$backend" -v n="$count" -v a="$t0" -v z="$t1" 'BEGIN {
+    printf "%s: %d pairs of 1920x1080 in %.2f s: %.1f pairs/s\n", b, n,
+      z - a, n / (z - a) }' 
+}
+run cuda 30 >/dev/null   # warm-up: module load, allocations
+run cuda "$n"
+run cpu 1
