@@ -253,8 +253,8 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
 
   if (prop_id >= PROP_PARAM_FIRST
       && prop_id < PROP_PARAM_FIRST + N_ENGINE_PARAMS) {
-    gst_stereo_depth_set_param (self, &sd_param_descs[prop_id - PROP_PARAM_FIRST],
-        value);
+    gst_stereo_depth_set_param (self,
+        &sd_param_descs[prop_id - PROP_PARAM_FIRST], value);
     return;
   }
 
@@ -285,7 +285,8 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   if (prop_id >= PROP_PARAM_FIRST
       && prop_id < PROP_PARAM_FIRST + N_ENGINE_PARAMS) {
-    param_to_value (&self->params, &sd_param_descs[prop_id - PROP_PARAM_FIRST], value);
+    param_to_value (&self->params,
+        &sd_param_descs[prop_id - PROP_PARAM_FIRST], value);
     GST_OBJECT_UNLOCK (self);
     return;
   }
