@@ -409,10 +409,15 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
 {
   const int D = p->num_disparities;
   const float disc_trunc = sd_params_bp_disc_trunc (p);
-  /* the messages under construction: D floats a thread */
+  /* the messages under construction: D floats a thread.  The attribute
+   * belongs to the kernel, not to this engine, so it is always set to what
+   * the largest range needs: another engine, in another thread, setting it
+   * for a smaller range between this call and its launches must not make
+   * them fail. */
   const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
   cudaError_t e = cudaFuncSetAttribute (update_kernel < T >,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      cudaFuncAttributeMaxDynamicSharedMemorySize,
+      UPDATE_BLOCK * SD_MAX_DISPARITIES * (int) sizeof (float));
   if (e != cudaSuccess)
     return e;
   for (int l = n - 1; l >= 0; l--) {

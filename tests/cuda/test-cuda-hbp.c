@@ -161,6 +161,65 @@ test_scenes (void)
   }
 }
 
+/* Two engines with different sizes and ranges, used alternately: each must
+ * still give what the CPU gives (nothing one engine sets may leak into the
+ * other, such as a kernel's shared-memory limit). */
+static void
+test_two_engines (void)
+{
+  const SdSynthLayer planes[] = {
+    {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
+  };
+  SdSynthPair a, b;
+  sd_synth_render (&a, 160, 90, planes, 2, 3);
+  sd_synth_render (&b, 97, 41, planes, 2, 4);
+  SdParams pa, pb;
+  sd_params_init (&pa);
+  pa.algorithm = SD_ALGORITHM_HBP;
+  pa.lr_check = SD_LR_CHECK_OFF;
+  pa.num_disparities = 256;
+  pb = pa;
+  pb.num_disparities = 24;
+  pb.bp_precision = SD_BP_PRECISION_HALF;
+  SdPlane la = { a.left, a.width, a.height, (size_t) a.width, SD_PIXEL_GRAY8 };
+  SdPlane ra = la;
+  ra.data = a.right;
+  SdPlane lb = { b.left, b.width, b.height, (size_t) b.width, SD_PIXEL_GRAY8 };
+  SdPlane rb = lb;
+  rb.data = b.right;
+  uint16_t *cpu_a = run ("cpu", &pa, &la, &ra);
+  SdError err;
+  SdEngine *ea = sd_engine_new ("cuda", 0, &pa, &err);
+  SdEngine *eb = sd_engine_new ("cuda", 0, &pb, &err);
+  SD_CHECK (ea && eb, "%s", err.message);
+  uint16_t *out_a = malloc (sizeof (uint16_t) * a.width * a.height);
+  uint16_t *out_b = malloc (sizeof (uint16_t) * b.width * b.height);
+  SdPlane oa = { out_a, a.width, a.height, sizeof (uint16_t) * a.width,
+    SD_PIXEL_GRAY16
+  };
+  SdPlane ob = { out_b, b.width, b.height, sizeof (uint16_t) * b.width,
+    SD_PIXEL_GRAY16
+  };
+  for (int round = 0; ea && eb && round < 3; round++) {
+    SD_CHECK (sd_engine_process (eb, &lb, &rb, &ob, &err) == SD_OK, "%s",
+        err.message);
+    SD_CHECK (sd_engine_process (ea, &la, &ra, &oa, &err) == SD_OK, "%s",
+        err.message);
+    SD_CHECK (cpu_a && memcmp (cpu_a, out_a, sizeof (uint16_t) * a.width *
+            a.height) == 0, "round %d: the D=256 engine differs from the CPU "
+        "after the D=24 engine ran", round);
+  }
+  printf ("two engines (160x90 D=256 float, 97x41 D=24 half), interleaved: "
+      "%s\n", sd_test_failures ? "FAILED" : "ok");
+  sd_engine_free (ea);
+  sd_engine_free (eb);
+  free (cpu_a);
+  free (out_a);
+  free (out_b);
+  sd_synth_free (&a);
+  sd_synth_free (&b);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -169,6 +228,7 @@ main (int argc, char **argv)
     return SD_TEST_SKIP;
   }
   test_scenes ();
+  test_two_engines ();
   if (argc > 1)
     test_sets (argv[1]);
   return sd_test_exit ("test-cuda-hbp");
