@@ -21,14 +21,9 @@ sd_census_kernel (const uint8_t * img, uint64_t * signature, int width,
   img += blockIdx.z * plane;
   signature += blockIdx.z * plane;
   const int x0 = blockIdx.x * SD_CEN_BX, y0 = blockIdx.y * SD_CEN_BY;
-  const int tw = SD_CEN_BX + 2 * SD_CEN_RX, th = SD_CEN_BY + 2 * SD_CEN_RY;
-  const int tid = threadIdx.y * SD_CEN_BX + threadIdx.x;
-  for (int i = tid; i < tw * th; i += SD_CEN_BX * SD_CEN_BY) {
-    const int ty = i / tw, tx = i % tw;
-    const int sy = min (max (y0 + ty - SD_CEN_RY, 0), height - 1);
-    const int sx = min (max (x0 + tx - SD_CEN_RX, 0), width - 1);
-    tile[ty][tx] = img[(size_t) sy * width + sx];
-  }
+  sd_cuda_load_tile (&tile[0][0], SD_CEN_BX + 2 * SD_CEN_RX, img, width,
+      height, x0, y0, SD_CEN_RX, SD_CEN_RY, SD_CEN_BX + 2 * SD_CEN_RX,
+      SD_CEN_BY + 2 * SD_CEN_RY);
   __syncthreads ();
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
   if (x >= width || y >= height)

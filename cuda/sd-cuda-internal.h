@@ -102,4 +102,22 @@ sd_cuda_div_up (int a, int b)
   return (a + b - 1) / b;
 }
 
+/* Copies a block's window of a plane into shared memory: tw x th pixels
+ * starting rx, ry before (x0, y0), rows tile_pitch apart, reading the
+ * nearest edge pixel outside the plane as the reference's windows do.
+ * Every thread of the block takes part; call __syncthreads () after. */
+__device__ __forceinline__ void
+sd_cuda_load_tile (uint8_t * tile, int tile_pitch, const uint8_t * src,
+    int width, int height, int x0, int y0, int rx, int ry, int tw, int th)
+{
+  const int threads = blockDim.x * blockDim.y;
+  for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < tw * th;
+      i += threads) {
+    const int ty = i / tw, tx = i % tw;
+    const int sy = min (max (y0 + ty - ry, 0), height - 1);
+    const int sx = min (max (x0 + tx - rx, 0), width - 1);
+    tile[ty * tile_pitch + tx] = src[(size_t) sy * width + sx];
+  }
+}
+
 #endif

@@ -38,14 +38,8 @@ sd_prefilter_kernel (const uint8_t * src, uint8_t * dst, int width,
   src += blockIdx.z * plane;
   dst += blockIdx.z * plane;
   const int x0 = blockIdx.x * SD_PRE_BX, y0 = blockIdx.y * SD_PRE_BY;
-  const int tw = SD_PRE_BX + 2 * r, th = SD_PRE_BY + 2 * r;
-  const int tid = threadIdx.y * SD_PRE_BX + threadIdx.x;
-  for (int i = tid; i < tw * th; i += SD_PRE_BX * SD_PRE_BY) {
-    const int ty = i / tw, tx = i % tw;
-    const int sy = min (max (y0 + ty - r, 0), height - 1);
-    const int sx = min (max (x0 + tx - r, 0), width - 1);
-    tile[ty][tx] = src[(size_t) sy * width + sx];
-  }
+  sd_cuda_load_tile (&tile[0][0], SD_PRE_BX + 2 * SD_PRE_MAX_R, src, width,
+      height, x0, y0, r, r, SD_PRE_BX + 2 * r, SD_PRE_BY + 2 * r);
   __syncthreads ();
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
   if (x >= width || y >= height)
