@@ -10,6 +10,8 @@ struct SdEngine
   const SdBackend *backend;
   void *state;
   SdParams params;
+  bool automatic;               /* created as "auto": re-choose on new params */
+  int device_id;
 };
 
 SdStatus
@@ -34,12 +36,20 @@ find_backend (const char *name)
   return NULL;
 }
 
+static bool
+backend_supports (const SdBackend * b, const SdParams * params, SdError * err)
+{
+  return !b->supports || b->supports (params, err);
+}
+
 static const SdBackend *
-pick_backend (const char *name, int device_id, SdError * err)
+pick_backend (const char *name, int device_id, const SdParams * params,
+    SdError * err)
 {
   if (strcmp (name, "auto") == 0) {
     const SdBackend *cuda = find_backend ("cuda");
-    if (cuda && cuda->available (device_id, NULL))
+    if (cuda && cuda->available (device_id, NULL)
+        && backend_supports (cuda, params, NULL))
       return cuda;
     return find_backend ("cpu");
   }
@@ -54,7 +64,7 @@ pick_backend (const char *name, int device_id, SdError * err)
           "unknown backend '%s' (use auto, cpu or cuda)", name);
     return NULL;
   }
-  if (!b->available (device_id, err))
+  if (!b->available (device_id, err) || !backend_supports (b, params, err))
     return NULL;
   return b;
 }
@@ -68,8 +78,8 @@ sd_engine_new (const char *backend, int device_id, const SdParams * params,
     sd_error_set (err, SD_ERROR_INVALID_ARGUMENT, "%s", msg);
     return NULL;
   }
-  const SdBackend *b = pick_backend (backend ? backend : "auto", device_id,
-      err);
+  const char *name = backend ? backend : "auto";
+  const SdBackend *b = pick_backend (name, device_id, params, err);
   if (!b)
     return NULL;
   SdEngine *e = calloc (1, sizeof (*e));
@@ -79,6 +89,8 @@ sd_engine_new (const char *backend, int device_id, const SdParams * params,
   }
   e->backend = b;
   e->params = *params;
+  e->automatic = strcmp (name, "auto") == 0;
+  e->device_id = device_id;
   e->state = b->create (device_id, err);
   if (!e->state) {
     free (e);
@@ -108,6 +120,20 @@ sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
   char msg[sizeof (err->message)];
   if (!sd_params_validate (params, msg, sizeof (msg)))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT, "%s", msg);
+  if (e->automatic) {
+    /* the best backend for these parameters may be another one */
+    const SdBackend *b = pick_backend ("auto", e->device_id, params, err);
+    if (b != e->backend) {
+      void *state = b->create (e->device_id, err);
+      if (!state)
+        return err ? err->status : SD_ERROR_BACKEND;
+      e->backend->destroy (e->state);
+      e->backend = b;
+      e->state = state;
+    }
+  } else if (!backend_supports (e->backend, params, err)) {
+    return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
+  }
   e->params = *params;
   return SD_OK;
 }

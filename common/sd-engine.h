@@ -43,6 +43,9 @@ typedef struct
   const char *name;
   /* Returns true when the backend can run here; otherwise says why. */
   bool (*available) (int device_id, SdError * err);
+  /* Returns true when the backend can run params; otherwise says why.
+   * NULL: it runs everything. */
+  bool (*supports) (const SdParams * params, SdError * err);
   void *(*create) (int device_id, SdError * err);
   /* left and right have equal sizes; out is GRAY16 of the same size. */
   SdStatus (*process) (void *state, const SdParams * params,
@@ -51,7 +54,9 @@ typedef struct
   void (*destroy) (void *state);
 } SdBackend;
 
-/* backend: "auto" (CUDA when a device is there, else CPU), "cpu" or "cuda".
+/* backend: "auto" (CUDA when a device is there and runs the parameters,
+ * else CPU; re-chosen when sd_engine_set_params changes what is needed),
+ * "cpu" or "cuda".
  * device_id picks the CUDA device.  params are validated and copied.
  * Returns NULL with err set on failure. */
 SdEngine *sd_engine_new (const char *backend, int device_id,

@@ -291,15 +291,25 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   return SD_OK;
 }
 
+/* The algorithms this backend has kernels for. */
+static bool
+cuda_supports (const SdParams * p, SdError * err)
+{
+  if (p->algorithm == SD_ALGORITHM_SGM || p->algorithm == SD_ALGORITHM_HBP)
+    return true;
+  sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+      "the CUDA backend runs the sgm and hbp algorithms, not '%s' yet; use "
+      "backend=cpu or auto for it", sd_enum_to_nick (sd_algorithm_entries,
+          p->algorithm));
+  return false;
+}
+
 static SdStatus
 check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
     const SdPlane * out, SdError * err)
 {
-  if (p->algorithm != SD_ALGORITHM_SGM && p->algorithm != SD_ALGORITHM_HBP)
-    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
-        "the CUDA backend runs the sgm and hbp algorithms, not '%s' yet; "
-        "use backend=cpu for it", sd_enum_to_nick (sd_algorithm_entries,
-            p->algorithm));
+  if (!cuda_supports (p, err))
+    return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
   if (left->width != right->width || left->height != right->height
       || out->width != left->width || out->height != left->height)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
@@ -703,5 +713,6 @@ cuda_destroy (void *state)
 }
 
 extern "C" const SdBackend sd_cuda_backend = {
-  "cuda", cuda_available, cuda_create, cuda_process, cuda_destroy,
+  "cuda", cuda_available, cuda_supports, cuda_create, cuda_process,
+  cuda_destroy,
 };

@@ -52,6 +52,45 @@ main (void)
         err.message);
   }
 
+  /* auto follows the parameters: an algorithm the GPU has no kernels for
+   * runs on the CPU, and the engine moves back when it changes again */
+  SdParams tiled = p;
+  tiled.algorithm = SD_ALGORITHM_TILED_BP;
+  const bool gpu_runs_tiled = have_gpu && (!cuda->supports
+      || cuda->supports (&tiled, NULL));
+  SdEngine *follow = sd_engine_new ("auto", 0, &tiled, &err);
+  SD_CHECK (follow != NULL, "%s", err.message);
+  SD_CHECK (!strcmp (sd_engine_backend_name (follow), gpu_runs_tiled ?
+          "cuda" : "cpu"), "auto with tiled-bp chose %s",
+      sd_engine_backend_name (follow));
+  SD_CHECK (sd_engine_set_params (follow, &p, &err) == SD_OK, "%s",
+      err.message);
+  SD_CHECK (!strcmp (sd_engine_backend_name (follow), have_gpu ? "cuda" :
+          "cpu"), "auto back on sgm chose %s",
+      sd_engine_backend_name (follow));
+  SD_CHECK (sd_engine_set_params (follow, &tiled, &err) == SD_OK, "%s",
+      err.message);
+  SD_CHECK (!strcmp (sd_engine_backend_name (follow), gpu_runs_tiled ?
+          "cuda" : "cpu"), "auto on tiled-bp again chose %s",
+      sd_engine_backend_name (follow));
+  /* it still computes after the moves */
+  uint8_t img[16 * 8] = { 0 };
+  uint16_t out[16 * 8];
+  for (int i = 0; i < 16 * 8; i++)
+    img[i] = (uint8_t) (i * 37);
+  SdPlane plane = { img, 16, 8, 16, SD_PIXEL_GRAY8 };
+  SdPlane o = { out, 16, 8, 32, SD_PIXEL_GRAY16 };
+  SD_CHECK (sd_engine_process (follow, &plane, &plane, &o, &err) == SD_OK,
+      "%s", err.message);
+  sd_engine_free (follow);
+  if (have_gpu && !gpu_runs_tiled) {
+    /* asked for by name, the GPU says what it cannot run */
+    SD_CHECK (sd_engine_new ("cuda", 0, &tiled, &err) == NULL,
+        "cuda engine made for tiled-bp");
+    SD_CHECK (strstr (err.message, "tiled-bp") != NULL, "message: %s",
+        err.message);
+  }
+
   SD_CHECK (sd_engine_new ("opencl", 0, &p, &err) == NULL,
       "unknown backend accepted");
   SD_CHECK (strstr (err.message, "opencl") != NULL, "message: %s",
