@@ -168,10 +168,11 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
       s->dev_block = NULL;
       s->width = s->height = 0;
       return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
-          "out of GPU memory: %dx%d with %d disparities and %d paths "
-          "needs %zu MB, %zu MB free of %zu MB (%s)", w, h,
-          p->num_disparities, p->paths, dev_bytes >> 20, free_b >> 20,
-          total_b >> 20, cudaGetErrorString (e));
+          "out of GPU memory: %s on %dx%d with %d disparities needs %zu "
+          "MB, %zu MB free of %zu MB (%s); fewer disparities or a smaller "
+          "image need less", sd_enum_to_nick (sd_algorithm_entries,
+              p->algorithm), w, h, p->num_disparities, dev_bytes >> 20,
+          free_b >> 20, total_b >> 20, cudaGetErrorString (e));
     }
     s->dev_capacity = dev_bytes;
   }
