@@ -206,20 +206,18 @@ sd_cpu_bp_right_disparity (const SdParams * p, const float *belief,
   const int D = p->num_disparities;
   for (int y = 0; y < height; y++) {
     for (int xr = 0; xr < width; xr++) {
-      int n = width - xr - p->min_disparity;
-      if (n > D)
-        n = D;
-      int best = -1;
-      float best_value = INFINITY;
-      for (int k = 0; k < n; k++) {
-        const float v = belief[((size_t) y * width + xr + p->min_disparity +
-                k) * D + k];
-        if (v < best_value) {
-          best_value = v;
-          best = k;
-        }
+      const int n = sd_right_candidates (p, width, xr);
+      if (n == 0) {
+        right_disp[(size_t) y * width + xr] = SD_DISP_INVALID;
+        continue;
       }
-      right_disp[(size_t) y * width + xr] = best < 0 ? SD_DISP_INVALID :
+      const float *b = belief + ((size_t) y * width + xr +
+          p->min_disparity) * D;
+      int best = 0;
+      for (int k = 1; k < n; k++)
+        if (b[(size_t) k * (D + 1)] < b[(size_t) best * (D + 1)])
+          best = k;
+      right_disp[(size_t) y * width + xr] =
           (int16_t) (p->min_disparity + best);
     }
   }

@@ -59,6 +59,13 @@ sd_cpu_wta (const SdParams * p, const uint16_t * sum, int16_t * disp,
   }
 }
 
+int
+sd_right_candidates (const SdParams * p, int width, int xr)
+{
+  const int n = width - xr - p->min_disparity;
+  return n < 0 ? 0 : n > p->num_disparities ? p->num_disparities : n;
+}
+
 void
 sd_cpu_right_disparity (const SdParams * p, const uint16_t * sum,
     int16_t * right_disp, int width, int height)
@@ -66,15 +73,11 @@ sd_cpu_right_disparity (const SdParams * p, const uint16_t * sum,
   const int D = p->num_disparities;
   for (int y = 0; y < height; y++) {
     for (int xr = 0; xr < width; xr++) {
-      /* candidates: left pixel xr + min_disparity + k inside the image */
-      int n = width - xr - p->min_disparity;
-      if (n > D)
-        n = D;
-      if (n <= 0) {
+      const int n = sd_right_candidates (p, width, xr);
+      if (n == 0) {
         right_disp[(size_t) y * width + xr] = SD_DISP_INVALID;
         continue;
       }
-      /* S(x = xr + dmin + k, k) sits at stride D + 1 through the volume */
       const uint16_t *s = sum + ((size_t) y * width + xr +
           p->min_disparity) * D;
       right_disp[(size_t) y * width + xr] =

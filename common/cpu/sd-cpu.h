@@ -62,6 +62,11 @@ void sd_cpu_sgm (const SdParams * params, const uint8_t * cost,
  * refinement: disp gets 16 * d or SD_DISP_INVALID. */
 void sd_cpu_wta (const SdParams * params, const uint16_t * sum,
     int16_t * disp, int width, int height);
+/* How many disparities right pixel xr can take: those whose left pixel
+ * xr + min_disparity + k lies inside the image (0 means none).  Both
+ * right-view read-outs use it; the candidate of index k sits at volume
+ * element ((y * width + xr + min_disparity) * D) + k * (D + 1). */
+int sd_right_candidates (const SdParams * params, int width, int xr);
 /* Integer disparity of every right-image pixel from the same aggregated
  * costs (right x matches left x + d); SD_DISP_INVALID where none. */
 void sd_cpu_right_disparity (const SdParams * params, const uint16_t * sum,
