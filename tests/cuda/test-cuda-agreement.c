@@ -389,14 +389,14 @@ middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu)
   };
   int found = 0;
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
-    char dir[1024], msg[256];
-    snprintf (dir, sizeof (dir), "%s/%s", data_dir, sets[i]);
+    char msg[256];
     for (int variant = 0; variant < 3; variant++) {
       if (!my_case ())
         continue;
       SdStereoSet set;
       memset (&set, 0, sizeof (set));
-      if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+      if (!sd_stereo_set_open (&set, data_dir, sets[i], msg,
+              sizeof (msg))) {
         printf ("skip %s: %s\n", sets[i], msg);
         continue;
       }

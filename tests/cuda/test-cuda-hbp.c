@@ -75,10 +75,9 @@ test_sets (const char *data)
     {"mb2003_teddy_half", 128}, {"mb2003_cones_half", 128},
   };
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
-    char dir[1024], msg[512], what[128];
-    snprintf (dir, sizeof (dir), "%s/%s", data, sets[i].set);
+    char msg[512], what[128];
     SdStereoSet set;
-    if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+    if (!sd_stereo_set_open (&set, data, sets[i].set, msg, sizeof (msg))) {
       SD_CHECK (0, "%s", msg);
       continue;
     }

@@ -28,10 +28,9 @@ main (int argc, char **argv)
     return SD_TEST_SKIP;
   }
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
-    char dir[1024], msg[512];
-    snprintf (dir, sizeof (dir), "%s/%s", argv[1], sets[i].set);
+    char msg[512];
     SdStereoSet set;
-    if (!sd_stereo_set_load (&set, dir, msg, sizeof (msg))) {
+    if (!sd_stereo_set_open (&set, argv[1], sets[i].set, msg, sizeof (msg))) {
       SD_CHECK (0, "%s", msg);
       continue;
     }

@@ -224,14 +224,21 @@ sd_stereo_set_run (const SdStereoSet * set, const char *backend,
 }
 
 bool
+sd_stereo_set_open (SdStereoSet * set, const char *data_dir,
+    const char *name, char *msg, size_t size)
+{
+  char dir[1024];
+  snprintf (dir, sizeof (dir), "%s/%s", data_dir, name);
+  return sd_stereo_set_load (set, dir, msg, size);
+}
+
+bool
 sd_stereo_set_score (const char *data_dir, const char *name,
     const char *backend, const SdParams * params, SdAccuracy * accuracy,
     char *msg, size_t size)
 {
-  char dir[1024];
-  snprintf (dir, sizeof (dir), "%s/%s", data_dir, name);
   SdStereoSet set;
-  if (!sd_stereo_set_load (&set, dir, msg, size))
+  if (!sd_stereo_set_open (&set, data_dir, name, msg, size))
     return false;
   SdError err;
   const bool ok = sd_stereo_set_run (&set, backend, params, accuracy, &err);

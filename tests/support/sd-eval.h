@@ -21,6 +21,9 @@ typedef struct
 /* dir is the set folder; sets.tsv is read from the folder above it. */
 bool sd_stereo_set_load (SdStereoSet * set, const char *dir, char *msg,
     size_t msg_size);
+/* The set called name in data_dir (data_dir/name, as sd_stereo_set_load). */
+bool sd_stereo_set_open (SdStereoSet * set, const char *data_dir,
+    const char *name, char *msg, size_t msg_size);
 void sd_stereo_set_free (SdStereoSet * set);
 
 typedef struct
