@@ -43,6 +43,17 @@ const SdEnumEntry sd_bp_precision_entries[] = {
   {NULL, 0, NULL}
 };
 
+/* Belief propagation is chosen for a dense map, so by default its pixels
+ * that fail the left-right check are filled; SGM's stay invalid, which
+ * is the honest answer for occlusions. */
+const SdEnumEntry sd_fill_holes_entries[] = {
+  {"off", SD_FILL_HOLES_OFF, "Invalid pixels stay invalid (0)"},
+  {"on", SD_FILL_HOLES_ON, "Invalid pixels take the lower of their nearest "
+        "valid neighbours in the row"},
+  {"auto", SD_FILL_HOLES_AUTO, "on for hbp and tiled-bp, off for sgm"},
+  {NULL, 0, NULL}
+};
+
 #define INT(n, b, f, lo, hi, nt) {n, b, SD_PARAM_INT, offsetof (SdParams, f), \
       lo, hi, false, nt, NULL}
 #define FLOAT(n, b, f, lo, hi, above, nt) {n, b, SD_PARAM_FLOAT, \
@@ -82,8 +93,8 @@ const SdParamDesc sd_param_descs[] = {
       "(-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255,
       "-1 turns the check off"),
   BOOL ("median", "3x3 median filter on the disparity", median),
-  BOOL ("fill-holes", "Fill invalid pixels from their neighbours",
-      fill_holes),
+  ENUM ("fill-holes", "Fill invalid pixels from their neighbours",
+      fill_holes, sd_fill_holes_entries),
   INT ("levels", "hbp: pyramid levels (0 = from the image size)", levels, 0,
       SD_MAX_BP_LEVELS, "0 picks from the image size"),
   INT ("iterations", "hbp: message passing iterations per level",
@@ -132,7 +143,7 @@ sd_params_init (SdParams * p)
   p->subpixel = true;
   p->lr_check = 1;
   p->median = true;
-  p->fill_holes = false;
+  p->fill_holes = SD_FILL_HOLES_AUTO;
   /* belief propagation: the setup of Grauer-Gray et al.'s 2019 tests */
   p->levels = 0;
   p->iterations = 7;
@@ -165,6 +176,13 @@ float
 sd_params_bp_disc_trunc (const SdParams * p)
 {
   return p->disc_trunc > 0 ? p->disc_trunc : p->num_disparities / 7.5f;
+}
+
+bool
+sd_params_fill_holes (const SdParams * p)
+{
+  return p->fill_holes == SD_FILL_HOLES_AUTO ? p->algorithm !=
+      SD_ALGORITHM_SGM : p->fill_holes == SD_FILL_HOLES_ON;
 }
 
 static bool

@@ -48,6 +48,13 @@ typedef enum
   SD_BP_PRECISION_HALF,         /* messages stored as 16-bit (GPU only) */
 } SdBpPrecision;
 
+typedef enum
+{
+  SD_FILL_HOLES_OFF,            /* invalid pixels stay 0 */
+  SD_FILL_HOLES_ON,
+  SD_FILL_HOLES_AUTO,           /* on for the dense methods (hbp, tiled-bp) */
+} SdFillHoles;
+
 #define SD_MAX_DISPARITIES 256
 #define SD_MAX_MIN_DISPARITY 1024
 #define SD_MAX_P2 4095
@@ -74,7 +81,7 @@ typedef struct
   bool subpixel;
   int lr_check;                 /* max |dL - dR| in pixels, 0 .. 255, or -1 (off) */
   bool median;
-  bool fill_holes;
+  SdFillHoles fill_holes;
 
   /* belief propagation (algorithm hbp) */
   int levels;                   /* pyramid levels, 1 .. 8, or 0: from the image size */
@@ -114,6 +121,7 @@ extern const SdEnumEntry sd_prefilter_entries[];
 extern const SdEnumEntry sd_cost_entries[];
 extern const SdEnumEntry sd_census_window_entries[];
 extern const SdEnumEntry sd_bp_precision_entries[];
+extern const SdEnumEntry sd_fill_holes_entries[];
 
 /* The pyramid depth hbp uses for an image: params->levels, or when that is
  * 0 one that keeps the coarsest level about 16 to 32 pixels on its short
@@ -121,6 +129,9 @@ extern const SdEnumEntry sd_bp_precision_entries[];
 int sd_params_bp_levels (const SdParams * params, int width, int height);
 /* disc_trunc, or num_disparities / 7.5 when it is 0. */
 float sd_params_bp_disc_trunc (const SdParams * params);
+/* Whether the invalid pixels are filled: fill_holes, where auto means yes
+ * for belief propagation and no for SGM. */
+bool sd_params_fill_holes (const SdParams * params);
 
 /* Looks nick up in entries; returns false when it is not there. */
 bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,

@@ -156,6 +156,6 @@ sd_cuda_refine (const SdParams * p, const int16_t * disp,
     src = tmp;
   }
   sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,
-      p->fill_holes, out, out_pitch, width, height);
+      sd_params_fill_holes (p), out, out_pitch, width, height);
   return cudaGetLastError ();
 }

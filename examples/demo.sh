@@ -12,5 +12,5 @@ out=out/demo
 mkdir -p "$out"
 ./build/tests/sd-bench --synthetic 640x480 --save-pair "$out" >/dev/null
 bash examples/stereo-images.sh "$out/left.pgm" "$out/right.pgm" "$out" \
-  num-disparities=64 fill-holes=true
+  num-disparities=64 fill-holes=on
 echo "input pair: $out/left.pgm $out/right.pgm (ground truth: $out/gt.pfm)"

@@ -32,7 +32,7 @@ for sd in mb2001_tsukuba:16 mb2001_venus:21 mb2003_teddy_quarter:64 \
   for prec in float half; do
     log="$OUT/hbp-bench-$set_name-$prec.log"
     "$BIN/sd-bench" --set "$DATA/$set_name" --backend cuda --algorithm hbp \
-      --num-disparities "$d" --bp-precision $prec --fill-holes true \
+      --num-disparities "$d" --bp-precision $prec --fill-holes on \
       --repeat 50 --warmup 5 > "$log" 2>&1
     e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' "$log")
     dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' "$log")

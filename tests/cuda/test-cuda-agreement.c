@@ -228,8 +228,8 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.lr_check = 3);
   VARY (p.lr_check = 255);
   VARY (p.median = false);
-  VARY (p.fill_holes = true);
-  VARY ((p.fill_holes = true, p.median = false, p.lr_check = 0));
+  VARY (p.fill_holes = SD_FILL_HOLES_ON);
+  VARY ((p.fill_holes = SD_FILL_HOLES_ON, p.median = false, p.lr_check = 0));
   VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
           p.subpixel = false));
 #undef VARY
@@ -264,7 +264,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     p.subpixel = rnd () % 4 != 0;
     p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : (int) (rnd () % 5);
     p.median = rnd () % 2;
-    p.fill_holes = rnd () % 3 == 0;
+    p.fill_holes = rnd () % 3 == 0 ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
     const int w = 1 + rnd () % (quick ? 80 : 300);
     const int h = 1 + rnd () % (quick ? 20 : 60);
     Pair pair;
@@ -325,7 +325,7 @@ interleaved (SdEngine * cpu)
   pa.num_disparities = 64;
   pb.num_disparities = 128;
   pb.paths = 4;
-  pb.fill_holes = true;
+  pb.fill_holes = SD_FILL_HOLES_ON;
   SdError err;
   SdEngine *a = sd_engine_new ("cuda", 0, &pa, &err);
   SdEngine *b = sd_engine_new ("cuda", 0, &pb, &err);
@@ -408,7 +408,7 @@ middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu)
         p.paths = 4;
         p.prefilter = SD_PREFILTER_MEDIAN_RANK;
         p.p2_adaptive = true;
-        p.fill_holes = true;
+        p.fill_holes = SD_FILL_HOLES_ON;
       } else if (variant == 2) {
         p.cost = SD_COST_AD;
         p.num_disparities = set.suggested_disparities + 17;

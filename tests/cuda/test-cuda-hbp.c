@@ -92,7 +92,7 @@ test_sets (const char *data)
     free (agree (what, &p, &set.left->plane, &set.right->plane));
     /* accuracy as test-hbp measures it: defaults plus hole filling */
     p.lr_check = 1;
-    p.fill_holes = true;
+    p.fill_holes = SD_FILL_HOLES_ON;
     uint16_t *f = run ("cuda", &p, &set.left->plane, &set.right->plane);
     p.bp_precision = SD_BP_PRECISION_HALF;
     uint16_t *h = run ("cuda", &p, &set.left->plane, &set.right->plane);

@@ -7,7 +7,7 @@ bench=$1 data=$2 scorer=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for set in mb2001_tsukuba mb2003_cones_quarter; do
-  printed=$("$bench" --set "$data/$set" --fill-holes true --out "$tmp/d.pgm" \
+  printed=$("$bench" --set "$data/$set" --fill-holes on --out "$tmp/d.pgm" \
     | sed -n 's/.*bad>1 \([0-9.]*\) %.*/\1/p')
   scored=$(python3 "$scorer" "$tmp/d.pgm" "$data/$set" \
     | sed -n 's/bad>1 \([0-9.]*\) %.*/\1/p')

@@ -43,7 +43,7 @@ check_size (int w, int h, int num_disparities, int min_disparity)
   p.num_disparities = num_disparities;
   p.min_disparity = min_disparity;
   for (int fill = 0; fill <= 1; fill++) {
-    p.fill_holes = fill;
+    p.fill_holes = fill ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
     SdPlane left = { l, w, h, (size_t) w, SD_PIXEL_GRAY8 };
     SdPlane right = { r, w, h, (size_t) w, SD_PIXEL_GRAY8 };
     free (run (&p, &left, &right));

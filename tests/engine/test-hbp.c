@@ -170,8 +170,7 @@ test_middlebury (const char *data)
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
     SdParams p;
     sd_params_init (&p);
-    p.algorithm = SD_ALGORITHM_HBP;
-    p.fill_holes = true;
+    p.algorithm = SD_ALGORITHM_HBP;     /* and every other default */
     p.num_disparities = sets[i].num_disparities;
     SdAccuracy a = { 0 };
     char msg[512];

@@ -36,7 +36,7 @@ main (int argc, char **argv)
     }
     SdParams p;
     sd_params_init (&p);
-    p.fill_holes = true;
+    p.fill_holes = SD_FILL_HOLES_ON;
     p.num_disparities = set.suggested_disparities;
     SdError err;
     SdAccuracy a = { 0 };

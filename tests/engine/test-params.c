@@ -120,15 +120,25 @@ main (void)
   SD_CHECK (sd_params_set_from_string (&p, "census-window", "cs9x7", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK_INT (p.census_window, SD_CENSUS_CS9X7);
-  SD_CHECK (sd_params_set_from_string (&p, "fill-holes", "true", msg,
+  SD_CHECK (!sd_params_fill_holes (&p), "auto fills holes for sgm");
+  SD_CHECK (sd_params_set_from_string (&p, "fill-holes", "on", msg,
           sizeof (msg)), "%s", msg);
-  SD_CHECK (p.fill_holes, "fill-holes not set");
+  SD_CHECK_INT (p.fill_holes, SD_FILL_HOLES_ON);
+  SD_CHECK (sd_params_fill_holes (&p), "fill-holes on does not fill");
   SD_CHECK (sd_params_set_from_string (&p, "lr-check", "-1", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK_INT (p.lr_check, -1);
   SD_CHECK (sd_params_set_from_string (&p, "algorithm", "hbp", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK_INT (p.algorithm, SD_ALGORITHM_HBP);
+  SD_CHECK (sd_params_set_from_string (&p, "fill-holes", "auto", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK (sd_params_fill_holes (&p), "auto does not fill holes for hbp");
+  p.algorithm = SD_ALGORITHM_TILED_BP;
+  SD_CHECK (sd_params_fill_holes (&p), "auto does not fill for tiled-bp");
+  p.fill_holes = SD_FILL_HOLES_OFF;
+  SD_CHECK (!sd_params_fill_holes (&p), "fill-holes off fills for tiled-bp");
+  p.algorithm = SD_ALGORITHM_HBP;
   SD_CHECK (sd_params_set_from_string (&p, "data-weight", "0.25", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK (p.data_weight == 0.25f, "data-weight %g", p.data_weight);

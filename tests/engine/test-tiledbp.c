@@ -436,7 +436,6 @@ test_middlebury (const char *data)
     SdParams p;
     sd_params_init (&p);
     p.algorithm = SD_ALGORITHM_TILED_BP;
-    p.fill_holes = true;
     p.num_disparities = sets[i].num_disparities;
     SdAccuracy a = { 0 };
     char msg[512];
