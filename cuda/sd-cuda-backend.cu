@@ -13,6 +13,7 @@
 
 #include "sd-cuda.h"
 #include "sd-cuda-hbp.h"
+#include "sd-cuda-tiledbp.h"
 #include "sd-cuda-internal.h"
 
 /* Where the paths get their costs (docs/performance.md): stored once in a
@@ -67,6 +68,7 @@ struct SdCudaPipeline
   /* carved out of host_block */
   uint8_t *stage_in;            /* 2 planes of up to 4 bytes a pixel */
   uint16_t *stage_out;
+  SdCudaTiledGraph *tiled_graph;        /* tiled-bp's launches */
 };
 
 static SdStatus
@@ -119,10 +121,11 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
 {
   const size_t n = (size_t) w * h;
-  /* the aggregation scratch: SGM's path volumes or hbp's workspace */
+  /* the aggregation scratch: SGM's path volumes or a BP workspace */
   const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
   const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, h) :
-      sd_cuda_hbp_workspace_bytes (p, w, h);
+      p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
+      h) : sd_cuda_tiled_bp_workspace_bytes (p, w, h);
   s->cost_volume_mode = s->cost_volume_env >= 0 ? s->cost_volume_env :
       cost_volume_default (p);
   s->use_cost_volume = sgm && s->cost_volume_mode != 0;
@@ -271,11 +274,16 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
             s->stream), "running the prefilter");
     pre = s->pre;
   }
-  if (p->algorithm == SD_ALGORITHM_HBP) {
+  if (p->algorithm != SD_ALGORITHM_SGM) {
     if (s->marks)
       CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
-    CHECK (sd_cuda_hbp (p, pre, s->volume, s->disp, s->right_key, w, h,
-            s->stream), "propagating beliefs");
+    if (p->algorithm == SD_ALGORITHM_HBP)
+      CHECK (sd_cuda_hbp (p, pre, s->volume, s->disp, s->right_key, w, h,
+              s->stream), "propagating beliefs");
+    else
+      CHECK (sd_cuda_tiled_bp (p, pre, s->volume, s->disp, s->right_key, w,
+              h, &s->info, &s->tiled_graph, s->stream),
+          "propagating beliefs over tiles");
     if (s->marks) {
       CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
       CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
@@ -292,24 +300,33 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   return SD_OK;
 }
 
-/* The algorithms this backend has kernels for. */
+/* Whether this backend has kernels for params: every sgm and hbp
+ * setting, and the tiled-bp ones whose tile fits in a block's shared
+ * memory on the current device. */
 static bool
 cuda_supports (const SdParams * p, SdError * err)
 {
-  if (p->algorithm == SD_ALGORITHM_SGM || p->algorithm == SD_ALGORITHM_HBP)
+  if (p->algorithm != SD_ALGORITHM_TILED_BP)
     return true;
-  sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
-      "the CUDA backend runs the sgm and hbp algorithms, not '%s' yet; use "
-      "backend=cpu or auto for it", sd_enum_to_nick (sd_algorithm_entries,
-          p->algorithm));
-  return false;
+  int device = 0, max_smem = 0;
+  if (cudaGetDevice (&device) != cudaSuccess
+      || cudaDeviceGetAttribute (&max_smem,
+          cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    sd_error_set (err, SD_ERROR_NO_DEVICE,
+        "the CUDA backend could not read the device's shared memory size");
+    return false;
+  }
+  return sd_cuda_tiled_bp_fits (p, max_smem, err);
 }
 
+/* What cuda_supports checks, against the engine's own device. */
 static SdStatus
-check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
-    const SdPlane * out, SdError * err)
+check_input (const SdCudaPipeline * s, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, const SdPlane * out,
+    SdError * err)
 {
-  if (!cuda_supports (p, err))
+  if (p->algorithm == SD_ALGORITHM_TILED_BP
+      && !sd_cuda_tiled_bp_fits (p, s->info.max_smem_optin, err))
     return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
   if (left->width != right->width || left->height != right->height
       || out->width != left->width || out->height != left->height)
@@ -372,7 +389,7 @@ process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
     const SdPlane * right, SdPlane * out, bool timed, SdError * err)
 {
   SdStatus st;
-  if ((st = check_input (p, left, right, out, err)) != SD_OK
+  if ((st = check_input (s, p, left, right, out, err)) != SD_OK
       || (st = select_device (s, err)) != SD_OK
       || (st = ensure_buffers (s, p, left->width, left->height, err))
       != SD_OK)
@@ -469,6 +486,7 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
     return;
   cudaSetDevice (s->device);
   cudaStreamSynchronize (s->stream);
+  sd_cuda_tiled_graph_free (s->tiled_graph);
   release_buffers (s);
   cudaEventDestroy (s->ev[0]);
   cudaEventDestroy (s->ev[1]);
@@ -496,7 +514,7 @@ sd_cuda_pipeline_process_device (SdCudaPipeline * s, const SdParams * p,
     SdError * err)
 {
   SdStatus st;
-  if ((st = check_input (p, left, right, out, err)) != SD_OK
+  if ((st = check_input (s, p, left, right, out, err)) != SD_OK
       || (st = select_device (s, err)) != SD_OK
       || (st = ensure_buffers (s, p, left->width, left->height, err))
       != SD_OK

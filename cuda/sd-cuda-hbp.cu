@@ -23,23 +23,18 @@
  * banks). */
 #include <cuda_fp16.h>
 
+#include "sd-cuda-bp.h"
 #include "sd-cuda-hbp.h"
 
 #define BLOCK 128               /* threads of the per-pixel kernels */
 #define UPDATE_BLOCK 64         /* threads of the message kernel */
 
-/* Where disparity k of pixel (x, y) lives in a level's array: rows of
- * pitch = 2 * ceil(w / 2) elements per disparity, even columns first. */
+/* sd-cuda-bp.h's layout, under a name short enough for the indexing
+ * expressions below */
 __device__ __forceinline__ size_t
 at (int x, int y, int k, int D, int pitch)
 {
-  return ((size_t) y * D + k) * pitch + (x & 1) * (pitch / 2) + (x >> 1);
-}
-
-__host__ __device__ __forceinline__ int
-level_pitch (int w)
-{
-  return 2 * ((w + 1) / 2);
+  return sd_cuda_bp_at (x, y, k, D, pitch);
 }
 
 __device__ __forceinline__ float
@@ -66,53 +61,6 @@ store_msg (__half * p, float v)
   *p = __float2half_rn (v);
 }
 
-typedef struct
-{
-  float tap[SD_GAUSSIAN_MAX_RADIUS + 1];
-  int radius;
-} GaussianTaps;
-
-/* --- images and data costs --------------------------------------------- */
-
-/* along x: both images at once (blockIdx.z picks one); radius 0 = copy */
-__global__ void
-gaussian_x_kernel (const uint8_t * src, float *dst, int w, int h,
-    GaussianTaps g)
-{
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= w)
-    return;
-  const size_t plane = (size_t) blockIdx.z * w * h;
-  const uint8_t *row = src + plane + (size_t) y * w;
-  float sum = g.radius ? __fmul_rn (g.tap[0], (float) row[x]) :
-      (float) row[x];
-  for (int i = 1; i <= g.radius; i++) {
-    const int a = row[min (max (x - i, 0), w - 1)];
-    const int b = row[min (max (x + i, 0), w - 1)];
-    sum = __fadd_rn (sum, __fmul_rn (g.tap[i], (float) (a + b)));
-  }
-  dst[plane + (size_t) y * w + x] = sum;
-}
-
-__global__ void
-gaussian_y_kernel (const float *src, float *dst, int w, int h,
-    GaussianTaps g)
-{
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= w)
-    return;
-  const size_t plane = (size_t) blockIdx.z * w * h;
-  float sum = __fmul_rn (g.tap[0], src[plane + (size_t) y * w + x]);
-  for (int i = 1; i <= g.radius; i++) {
-    const float a = src[plane + (size_t) min (max (y - i, 0), h - 1) * w + x];
-    const float b = src[plane + (size_t) min (max (y + i, 0), h - 1) * w + x];
-    sum = __fadd_rn (sum, __fmul_rn (g.tap[i], __fadd_rn (a, b)));
-  }
-  dst[plane + (size_t) y * w + x] = sum;
-}
-
 __global__ void
 data_cost_kernel (const float *left, const float *right, float *cost, int w,
     int h, int D, int pitch, int min_disparity, float weight, float trunc)
@@ -125,8 +73,8 @@ data_cost_kernel (const float *left, const float *right, float *cost, int w,
   for (int k = 0; k < D; k++) {
     /* a match left of the right image reads its edge pixel */
     const int xr = min (max (x - min_disparity - k, 0), w - 1);
-    const float diff = fabsf (__fsub_rn (l, right[(size_t) y * w + xr]));
-    cost[at (x, y, k, D, pitch)] = __fmul_rn (weight, fminf (diff, trunc));
+    cost[at (x, y, k, D, pitch)] = sd_cuda_bp_data_cost (l,
+        right[(size_t) y * w + xr], weight, trunc);
   }
 }
 
@@ -139,7 +87,7 @@ sum_up_kernel (const float *fine, float *coarse, int fw, int fh, int cw,
   const int y = blockIdx.y;
   if (x >= cw)
     return;
-  const int fp = level_pitch (fw), cp = level_pitch (cw);
+  const int fp = sd_cuda_bp_pitch (fw), cp = sd_cuda_bp_pitch (cw);
   for (int k = 0; k < D; k++) {
     float acc = 0.0f;
     for (int j = 0; j < 2; j++)
@@ -167,7 +115,7 @@ copy_down_kernel (Messages < T > coarse, Messages < T > fine, int cw, int fw,
   const int y = blockIdx.y;
   if (x >= fw)
     return;
-  const int fp = level_pitch (fw), cp = level_pitch (cw);
+  const int fp = sd_cuda_bp_pitch (fw), cp = sd_cuda_bp_pitch (cw);
   for (int k = 0; k < D; k++) {
     const size_t from = at (x / 2, y / 2, k, D, cp);
     const size_t to = at (x, y, k, D, fp);
@@ -243,7 +191,7 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
       ((y + parity) & 1);
   if (x >= w)
     return;
-  const int pitch = level_pitch (w);
+  const int pitch = sd_cuda_bp_pitch (w);
   const size_t stride = pitch, self = at (x, y, 0, D, pitch);
   const float *data = data_cost + self;
   const Incoming < T > below = { m.up + at (x, y + 1, 0, D, pitch), y + 1 < h };
@@ -272,7 +220,7 @@ belief_kernel (float *data, Messages < T > m, int w, int h, int D)
   const int y = blockIdx.y;
   if (x >= w)
     return;
-  const int pitch = level_pitch (w);
+  const int pitch = sd_cuda_bp_pitch (w);
   for (int k = 0; k < D; k++) {
     const size_t self = at (x, y, k, D, pitch);
     float b = data[self];
@@ -286,69 +234,6 @@ belief_kernel (float *data, Messages < T > m, int w, int h, int D)
       b = __fadd_rn (b, load_msg (m.right + at (x - 1, y, k, D, pitch)));
     data[self] = b;
   }
-}
-
-/* --- read-out ------------------------------------------------------------- */
-
-__global__ void
-disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
-    int min_disparity, int subpixel)
-{
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= w)
-    return;
-  if (x < min_disparity) {
-    disp[(size_t) y * w + x] = SD_DISP_INVALID;
-    return;
-  }
-  const int pitch = level_pitch (w);
-  const float *b = belief + at (x, y, 0, D, pitch);
-  int best = 0;
-  float best_value = b[0];
-  for (int k = 1; k < D; k++) {
-    const float v = b[(size_t) k * pitch];
-    if (v < best_value) {
-      best_value = v;
-      best = k;
-    }
-  }
-  float d = (float) (min_disparity + best);
-  if (subpixel && best > 0 && best < D - 1) {
-    const float lo = b[(size_t) (best - 1) * pitch];
-    const float hi = b[(size_t) (best + 1) * pitch];
-    const float denom = __fsub_rn (__fadd_rn (lo, hi), __fmul_rn (2.0f,
-            best_value));
-    if (denom > 0)
-      d = __fadd_rn (d, __fdiv_rn (__fsub_rn (lo, hi), __fmul_rn (2.0f,
-                  denom)));
-  }
-  disp[(size_t) y * w + x] = (int16_t) __float2int_rn (__fmul_rn (d,
-          (float) SD_SUBPIXEL_SCALE));
-}
-
-/* the right view's best k in sd_cuda_refine's key form (k in the low
- * byte; all ones for none) */
-__global__ void
-right_disparity_kernel (const float *belief, uint32_t * right_key, int w,
-    int h, int D, int min_disparity)
-{
-  const int xr = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (xr >= w)
-    return;
-  const int pitch = level_pitch (w);
-  const int n = min (D, w - xr - min_disparity);
-  int best = -1;
-  float best_value = INFINITY;
-  for (int k = 0; k < n; k++) {
-    const float v = belief[at (xr + min_disparity + k, y, k, D, pitch)];
-    if (v < best_value) {
-      best_value = v;
-      best = k;
-    }
-  }
-  right_key[(size_t) y * w + xr] = best < 0 ? 0xffffffffu : (uint32_t) best;
 }
 
 /* --- the host side -------------------------------------------------------- */
@@ -371,7 +256,7 @@ level_geometry (const SdParams * p, int w, int h, LevelGeometry * lv,
     lv[l].width = w;
     lv[l].height = h;
     lv[l].offset = total;
-    total += (size_t) level_pitch (w) * h * p->num_disparities;
+    total += (size_t) sd_cuda_bp_pitch (w) * h * p->num_disparities;
     w = (w + 1) / 2;
     h = (h + 1) / 2;
   }
@@ -392,7 +277,7 @@ sd_cuda_hbp_workspace_bytes (const SdParams * p, int w, int h)
   LevelGeometry lv[SD_MAX_BP_LEVELS];
   int n;
   const size_t elements = level_geometry (p, w, h, lv, &n);
-  const size_t images = (size_t) 3 * w * h * sizeof (float);
+  const size_t images = (size_t) 4 * w * h * sizeof (float);
   return images + elements * sizeof (float) + 4 * elements *
       message_bytes (p) + 4 * 256;
 }
@@ -428,7 +313,7 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
       msg_base + 3 * elements + lv[l].offset
     };
     if (l == n - 1) {
-      const size_t bytes = (size_t) level_pitch (w) * h * D * sizeof (T);
+      const size_t bytes = (size_t) sd_cuda_bp_pitch (w) * h * D * sizeof (T);
       cudaMemsetAsync (m.up, 0, bytes, stream);
       cudaMemsetAsync (m.down, 0, bytes, stream);
       cudaMemsetAsync (m.left, 0, bytes, stream);
@@ -474,41 +359,25 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
   uint8_t *ws = (uint8_t *) workspace;
   float *smooth = (float *) align_256 (ws);     /* left, right */
   float *tmp = (float *) align_256 ((uint8_t *) (smooth + 2 * npix));
-  float *data = (float *) align_256 ((uint8_t *) (tmp + npix));
+  float *data = (float *) align_256 ((uint8_t *) (tmp + 2 * npix));
   void *msgs = align_256 ((uint8_t *) (data + elements));
 
-  GaussianTaps taps;
-  taps.radius = 0;
-  if (p->sigma > 0)
-    taps.radius = sd_gaussian_kernel (p->sigma, taps.tap);
-  const dim3 grid2 (sd_cuda_div_up (w, BLOCK), h, 2);
-  if (taps.radius) {
-    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, tmp, w, h,
-        taps);
-    gaussian_y_kernel <<<grid2, BLOCK, 0, stream>>> (tmp, smooth, w, h,
-        taps);
-  } else {
-    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, smooth, w, h,
-        taps);
-  }
+  cudaError_t e = sd_cuda_bp_images (p, images, smooth, tmp, w, h, stream);
+  if (e != cudaSuccess)
+    return e;
   data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (smooth,
-      smooth + npix, data, w, h, D, level_pitch (w), p->min_disparity,
+      smooth + npix, data, w, h, D, sd_cuda_bp_pitch (w), p->min_disparity,
       p->data_weight, p->data_trunc);
   for (int l = 1; l < n; l++)
     sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
         stream>>> (data + lv[l - 1].offset, data + lv[l].offset,
         lv[l - 1].width, lv[l - 1].height, lv[l].width, D);
 
-  cudaError_t e = p->bp_precision == SD_BP_PRECISION_HALF ?
+  e = p->bp_precision == SD_BP_PRECISION_HALF ?
       run_levels < __half > (p, data, (__half *) msgs, elements, lv, n,
       stream) :
       run_levels < float >(p, data, (float *) msgs, elements, lv, n, stream);
   if (e != cudaSuccess)
     return e;
-  disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data, disp, w, h,
-      D, p->min_disparity, p->subpixel);
-  if (p->lr_check != SD_LR_CHECK_OFF)
-    right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (data,
-        right_key, w, h, D, p->min_disparity);
-  return cudaGetLastError ();
+  return sd_cuda_bp_read_out (p, data, disp, right_key, w, h, stream);
 }

@@ -1,13 +1,15 @@
-/* hbp on CUDA against the CPU reference.  Belief propagation is a float
- * pipeline: at least 99.5 % of the pixels must be identical and the rest
- * within one pixel (16 in the output's units).  The GPU repeats the CPU's
- * float operations in order, so differences come only from where the two
- * compilers still round differently; a pixel whose two smallest beliefs
- * nearly tie can then flip to the neighbouring disparity, never further.
- * Half-precision messages must keep bad>1 within 0.5 percentage points of
- * float's.
+/* Belief propagation on CUDA (hbp and tiled-bp) against the CPU
+ * reference.  Belief propagation is a float pipeline: at least 99.5 % of
+ * the pixels must be identical and the rest within one pixel (16 in the
+ * output's units).  The GPU repeats the CPU's float operations in order, so
+ * differences come only from where the two compilers still round
+ * differently; a pixel whose two smallest beliefs nearly tie can then flip
+ * to the neighbouring disparity, never further.  Half-precision messages
+ * (hbp) must keep bad>1 within 0.5 percentage points of float's.  Where the
+ * tiled-bp kernels cannot run a setting, the CUDA backend must refuse it
+ * with a sentence and auto must run it on the CPU.
  *
- * usage: test-cuda-hbp [DATA_DIR]; exits 77 (skipped) without a device. */
+ * usage: test-cuda-bp [DATA_DIR]; exits 77 (skipped) without a device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +64,27 @@ agree (const char *what, const SdParams * p, const SdPlane * l,
   return gpu;
 }
 
+/* Where the CUDA backend has no kernels for p: it refuses with a
+ * sentence, and auto runs p on the CPU.  Returns true when it refused. */
+static bool
+refused (const char *what, const SdParams * p)
+{
+  SdError err = { 0 };
+  if (sd_cuda_backend.supports (p, &err))
+    return false;
+  SD_CHECK (strstr (err.message, "backend=cpu") != NULL,
+      "%s: the refusal does not say what to use: %s", what, err.message);
+  SdEngine *e = sd_engine_new ("auto", 0, p, &err);
+  SD_CHECK (e && strcmp (sd_engine_backend_name (e), "cpu") == 0,
+      "%s: auto does not fall back to the CPU", what);
+  printf ("%-40s refused by CUDA (%s); auto runs it on the CPU\n", what,
+      err.message);
+  sd_engine_free (e);
+  return true;
+}
+
 static void
-test_sets (const char *data)
+test_sets (const char *data, SdAlgorithm algorithm)
 {
   static const struct
   {
@@ -83,13 +104,22 @@ test_sets (const char *data)
     }
     SdParams p;
     sd_params_init (&p);
-    p.algorithm = SD_ALGORITHM_HBP;
+    p.algorithm = algorithm;
     p.num_disparities = sets[i].num_disparities;
+    snprintf (what, sizeof (what), "%s %s D=%d", sd_enum_to_nick
+        (sd_algorithm_entries, algorithm), set.name, p.num_disparities);
+    if (refused (what, &p)) {
+      sd_stereo_set_free (&set);
+      continue;
+    }
     /* agreement of the dense output (a left-right check could turn a
      * one-step flip into a hole that filling widens) */
     p.lr_check = SD_LR_CHECK_OFF;
-    snprintf (what, sizeof (what), "%s D=%d", set.name, p.num_disparities);
     free (agree (what, &p, &set.left->plane, &set.right->plane));
+    if (algorithm == SD_ALGORITHM_TILED_BP) {
+      sd_stereo_set_free (&set);
+      continue;                 /* its messages are float everywhere */
+    }
     /* accuracy as test-hbp measures it: defaults plus hole filling */
     p.lr_check = 1;
     p.fill_holes = SD_FILL_HOLES_ON;
@@ -114,7 +144,7 @@ test_sets (const char *data)
 }
 
 static void
-test_scenes (void)
+test_scenes (SdAlgorithm algorithm)
 {
   const SdSynthLayer planes[] = {
     {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
@@ -140,21 +170,27 @@ test_scenes (void)
         scenes[s].n, 5);
     SdParams p;
     sd_params_init (&p);
-    p.algorithm = SD_ALGORITHM_HBP;
+    p.algorithm = algorithm;
     p.num_disparities = scenes[s].num_disparities;
     p.min_disparity = scenes[s].min_disparity;
     p.sigma = scenes[s].sigma;
+    char what[128];
+    snprintf (what, sizeof (what), "%s %s", sd_enum_to_nick
+        (sd_algorithm_entries, algorithm), scenes[s].name);
+    if (refused (what, &p)) {
+      sd_synth_free (&pair);
+      continue;
+    }
     SdPlane l = { pair.left, pair.width, pair.height, (size_t) pair.width,
       SD_PIXEL_GRAY8
     };
     SdPlane r = l;
     r.data = pair.right;
     p.lr_check = SD_LR_CHECK_OFF;
-    free (agree (scenes[s].name, &p, &l, &r));
+    free (agree (what, &p, &l, &r));
     p.subpixel = false;
     p.median = false;
-    char what[128];
-    snprintf (what, sizeof (what), "%s, bare labels", scenes[s].name);
+    strncat (what, ", bare labels", sizeof (what) - strlen (what) - 1);
     free (agree (what, &p, &l, &r));
     sd_synth_free (&pair);
   }
@@ -164,7 +200,7 @@ test_scenes (void)
  * still give what the CPU gives (nothing one engine sets may leak into the
  * other, such as a kernel's shared-memory limit). */
 static void
-test_two_engines (void)
+test_two_engines (SdAlgorithm algorithm)
 {
   const SdSynthLayer planes[] = {
     {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
@@ -174,12 +210,14 @@ test_two_engines (void)
   sd_synth_render (&b, 97, 41, planes, 2, 4);
   SdParams pa, pb;
   sd_params_init (&pa);
-  pa.algorithm = SD_ALGORITHM_HBP;
+  pa.algorithm = algorithm;
   pa.lr_check = SD_LR_CHECK_OFF;
-  pa.num_disparities = 256;
+  /* the tiled kernels' limit: 64 disparities */
+  pa.num_disparities = algorithm == SD_ALGORITHM_HBP ? 256 : 64;
   pb = pa;
   pb.num_disparities = 24;
   pb.bp_precision = SD_BP_PRECISION_HALF;
+  pb.tile_size = 16;
   SdPlane la = { a.left, a.width, a.height, (size_t) a.width, SD_PIXEL_GRAY8 };
   SdPlane ra = la;
   ra.data = a.right;
@@ -199,17 +237,19 @@ test_two_engines (void)
   SdPlane ob = { out_b, b.width, b.height, sizeof (uint16_t) * b.width,
     SD_PIXEL_GRAY16
   };
+  const int failures = sd_test_failures;
   for (int round = 0; ea && eb && round < 3; round++) {
     SD_CHECK (sd_engine_process (eb, &lb, &rb, &ob, &err) == SD_OK, "%s",
         err.message);
     SD_CHECK (sd_engine_process (ea, &la, &ra, &oa, &err) == SD_OK, "%s",
         err.message);
     SD_CHECK (cpu_a && memcmp (cpu_a, out_a, sizeof (uint16_t) * a.width *
-            a.height) == 0, "round %d: the D=256 engine differs from the CPU "
-        "after the D=24 engine ran", round);
+            a.height) == 0, "round %d: the D=%d engine differs from the CPU "
+        "after the D=24 engine ran", round, pa.num_disparities);
   }
-  printf ("two engines (160x90 D=256 float, 97x41 D=24 half), interleaved: "
-      "%s\n", sd_test_failures ? "FAILED" : "ok");
+  printf ("%s: two engines (160x90 D=%d, 97x41 D=24), interleaved: %s\n",
+      sd_enum_to_nick (sd_algorithm_entries, algorithm), pa.num_disparities,
+      sd_test_failures > failures ? "FAILED" : "ok");
   sd_engine_free (ea);
   sd_engine_free (eb);
   free (cpu_a);
@@ -219,6 +259,52 @@ test_two_engines (void)
   sd_synth_free (&b);
 }
 
+/* tiled-bp: tile sizes that cut the image into partial tiles, and the
+ * iteration counts, on one scene; and tiles too large for shared memory */
+static void
+test_tiles (void)
+{
+  const SdSynthLayer planes[] = {
+    {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
+    {110, 60, 180, 140, 31, 0, 0},
+  };
+  const struct
+  {
+    int tile, outer, inner;
+  } cases[] = { {4, 1, 1}, {7, 2, 3}, {10, 4, 2}, {12, 1, 4}, {15, 3, 1} };
+  SdSynthPair pair;
+  sd_synth_render (&pair, 203, 151, planes, 3, 6);
+  SdPlane l = { pair.left, pair.width, pair.height, (size_t) pair.width,
+    SD_PIXEL_GRAY8
+  };
+  SdPlane r = l;
+  r.data = pair.right;
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+    SdParams p;
+    sd_params_init (&p);
+    p.algorithm = SD_ALGORITHM_TILED_BP;
+    p.num_disparities = 40;
+    p.min_disparity = 1;
+    p.lr_check = SD_LR_CHECK_OFF;
+    p.tile_size = cases[i].tile;
+    p.outer_iterations = cases[i].outer;
+    p.inner_iterations = cases[i].inner;
+    char what[128];
+    snprintf (what, sizeof (what), "tiled-bp 203x151 D=40 %d/%d/%d",
+        p.tile_size, p.outer_iterations, p.inner_iterations);
+    SD_CHECK (!refused (what, &p), "%s: refused", what);
+    free (agree (what, &p, &l, &r));
+  }
+  SdParams big;
+  sd_params_init (&big);
+  big.algorithm = SD_ALGORITHM_TILED_BP;
+  big.num_disparities = 40;
+  big.tile_size = 23;
+  SD_CHECK (refused ("tiled-bp tile 23 D=40", &big), "a 23x23 tile with 40 "
+      "disparities (485 KB of shared memory) was not refused");
+  sd_synth_free (&pair);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -226,9 +312,15 @@ main (int argc, char **argv)
     printf ("no CUDA device: skipped\n");
     return SD_TEST_SKIP;
   }
-  test_scenes ();
-  test_two_engines ();
-  if (argc > 1)
-    test_sets (argv[1]);
-  return sd_test_exit ("test-cuda-hbp");
+  const SdAlgorithm algorithms[] = { SD_ALGORITHM_HBP,
+    SD_ALGORITHM_TILED_BP
+  };
+  test_tiles ();
+  for (int a = 0; a < 2; a++) {
+    test_scenes (algorithms[a]);
+    test_two_engines (algorithms[a]);
+    if (argc > 1)
+      test_sets (argv[1], algorithms[a]);
+  }
+  return sd_test_exit ("test-cuda-bp");
 }

@@ -1,0 +1,34 @@
+/* sd-cuda-tiledbp.cu: tiled belief propagation on the GPU, the stage that
+ * replaces census + SGM when params->algorithm is tiled-bp. */
+#ifndef SD_CUDA_TILEDBP_H
+#define SD_CUDA_TILEDBP_H
+
+#include "sd-cuda-internal.h"
+
+/* The most disparities the tile kernels hold in registers. */
+#define SD_CUDA_TILED_BP_MAX_DISPARITIES 64
+
+/* Whether the tile kernels run params on a device whose blocks may use
+ * max_smem bytes of shared memory; otherwise says why (the tile size and
+ * disparity range that fit) in err. */
+bool sd_cuda_tiled_bp_fits (const SdParams * params, int max_smem,
+    SdError * err);
+
+/* Bytes of device workspace sd_cuda_tiled_bp needs for a w x h frame. */
+size_t sd_cuda_tiled_bp_workspace_bytes (const SdParams * params, int w,
+    int h);
+
+/* The launches of one frame, kept by the engine between frames (NULL at
+ * first; sd_cuda_tiled_bp rebuilds it when sizes or parameters change). */
+typedef struct SdCudaTiledGraph SdCudaTiledGraph;
+void sd_cuda_tiled_graph_free (SdCudaTiledGraph * graph);
+
+/* images: two packed GRAY8 planes (left, then right; prefiltered).  Writes
+ * disp (16 * d or SD_DISP_INVALID) and, when params->lr_check is on,
+ * right_key (sd_cuda_refine's form).  Only enqueues on stream. */
+cudaError_t sd_cuda_tiled_bp (const SdParams * params,
+    const uint8_t * images, void *workspace, int16_t * disp,
+    uint32_t * right_key, int w, int h, const SdCudaDeviceInfo * info,
+    SdCudaTiledGraph ** cache, cudaStream_t stream);
+
+#endif
