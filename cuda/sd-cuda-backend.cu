@@ -27,6 +27,17 @@ cost_volume_default (const SdParams * p)
   return 1;
 }
 
+/* One pair in flight: the host copies of its planes and of its disparity,
+ * and the event after its download.  The device buffers are shared: the
+ * engine's stream runs one pair's work after the other's. */
+typedef struct
+{
+  uint8_t *stage_in;            /* pinned: 2 planes of up to 4 bytes a pixel */
+  uint16_t *stage_out;          /* pinned */
+  cudaEvent_t done;
+  int width, height;
+} SdCudaSlot;
+
 struct SdCudaPipeline
 {
   int device;
@@ -64,9 +75,8 @@ struct SdCudaPipeline
   int16_t *disp, *disp_tmp;
   uint32_t *right_key;
   uint16_t *out;
-  /* carved out of host_block */
-  uint8_t *stage_in;            /* 2 planes of up to 4 bytes a pixel */
-  uint16_t *stage_out;
+  /* their staging carved out of host_block */
+  SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
 };
 
 static SdStatus
@@ -151,7 +161,8 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   const size_t o_out = off;
   off += align_up (n * 2);
   const size_t dev_bytes = off;
-  const size_t host_bytes = align_up (2 * n * 4) + align_up (n * 2);
+  const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2);
+  const size_t host_bytes = SD_ENGINE_MAX_IN_FLIGHT * slot_bytes;
 
   if (dev_bytes > s->dev_capacity) {
     if (s->dev_block) {
@@ -205,9 +216,11 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
   s->right_key = (uint32_t *) (d + o_right);
   s->out = (uint16_t *) (d + o_out);
-  uint8_t *hb = (uint8_t *) s->host_block;
-  s->stage_in = hb;
-  s->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
+    uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
+    s->slots[i].stage_in = hb;
+    s->slots[i].stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+  }
   s->width = w;
   s->height = h;
   return SD_OK;
@@ -305,6 +318,7 @@ cuda_supports (const SdParams * p, SdError * err)
   return false;
 }
 
+/* out may be NULL: a submitted pair's output comes with its collect. */
 static SdStatus
 check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
     const SdPlane * out, SdError * err)
@@ -312,21 +326,21 @@ check_input (const SdParams * p, const SdPlane * left, const SdPlane * right,
   if (!cuda_supports (p, err))
     return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
   if (left->width != right->width || left->height != right->height
-      || out->width != left->width || out->height != left->height)
+      || (out && (out->width != left->width || out->height != left->height)))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "the left, right and output planes must have the same size");
   if (left->format == SD_PIXEL_FLOAT || right->format == SD_PIXEL_FLOAT
-      || out->format != SD_PIXEL_GRAY16)
+      || (out && out->format != SD_PIXEL_GRAY16))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "the CUDA backend takes 8-bit, 16-bit or RGB planes in and a "
         "GRAY16 plane out");
   return SD_OK;
 }
 
-/* Host planes to s->luma: rows into pinned staging, one copy each on the
- * stream, luma extraction on the device. */
+/* Host planes to s->luma: rows into the slot's pinned staging, one copy
+ * each on the stream, luma extraction on the device. */
 static SdStatus
-enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
+enqueue_upload (SdCudaPipeline * s, SdCudaSlot * slot, const SdPlane * left,
     const SdPlane * right, SdError * err)
 {
   const int w = s->width, h = s->height;
@@ -336,7 +350,7 @@ enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
     const SdPlane *pl = planes[i];
     const size_t row_bytes = (size_t) w *
         sd_pixel_layout (pl->format)->bytes_per_pixel;
-    uint8_t *stage = s->stage_in + i * n * 4;
+    uint8_t *stage = slot->stage_in + i * n * 4;
     if (pl->stride == row_bytes)
       memcpy (stage, pl->data, row_bytes * h);
     else
@@ -356,23 +370,15 @@ enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
   return SD_OK;
 }
 
+/* Host planes in, disparity into the slot's pinned staging; only enqueues.
+ * The slot must be free: its staging is not read by earlier work. */
 static SdStatus
-finish_download (SdCudaPipeline * s, SdPlane * out, SdError * err)
+submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, bool timed, SdError * err)
 {
-  const int w = s->width, h = s->height;
-  CHECK (cudaStreamSynchronize (s->stream), "running the pipeline");
-  for (int y = 0; y < h; y++)
-    memcpy (sd_plane_row (out, y), s->stage_out + (size_t) y * w,
-        (size_t) w * 2);
-  return SD_OK;
-}
-
-static SdStatus
-process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
-    const SdPlane * right, SdPlane * out, bool timed, SdError * err)
-{
+  SdCudaSlot *slot = &s->slots[slot_index];
   SdStatus st;
-  if ((st = check_input (p, left, right, out, err)) != SD_OK
+  if ((st = check_input (p, left, right, NULL, err)) != SD_OK
       || (st = select_device (s, err)) != SD_OK
       || (st = ensure_buffers (s, p, left->width, left->height, err))
       != SD_OK)
@@ -380,15 +386,46 @@ process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
   const int w = s->width, h = s->height;
   if (timed)
     CHECK (cudaEventRecord (s->ev[0], s->stream), "recording an event");
-  if ((st = enqueue_upload (s, left, right, err)) != SD_OK
+  if ((st = enqueue_upload (s, slot, left, right, err)) != SD_OK
       || (st = enqueue_pipeline (s, p, s->out, (size_t) w * 2, err))
       != SD_OK)
     return st;
-  CHECK (cudaMemcpyAsync (s->stage_out, s->out, (size_t) w * h * 2,
+  CHECK (cudaMemcpyAsync (slot->stage_out, s->out, (size_t) w * h * 2,
           cudaMemcpyDeviceToHost, s->stream), "downloading the disparity");
   if (timed)
     CHECK (cudaEventRecord (s->ev[1], s->stream), "recording an event");
-  return finish_download (s, out, err);
+  CHECK (cudaEventRecord (slot->done, s->stream), "recording an event");
+  slot->width = w;
+  slot->height = h;
+  return SD_OK;
+}
+
+/* Waits for the slot's pair and copies its disparity to out (when not
+ * NULL, a host plane of the pair's size). */
+static SdStatus
+collect_host (SdCudaPipeline * s, int slot_index, SdPlane * out,
+    SdError * err)
+{
+  const SdCudaSlot *slot = &s->slots[slot_index];
+  SdStatus st = select_device (s, err);
+  if (st != SD_OK)
+    return st;
+  CHECK (cudaEventSynchronize (slot->done), "running the pipeline");
+  if (out)
+    for (int y = 0; y < slot->height; y++)
+      memcpy (sd_plane_row (out, y), slot->stage_out +
+          (size_t) y * slot->width, (size_t) slot->width * 2);
+  return SD_OK;
+}
+
+static SdStatus
+process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
+    const SdPlane * right, SdPlane * out, bool timed, SdError * err)
+{
+  SdStatus st = check_input (p, left, right, out, err);
+  if (st == SD_OK)
+    st = submit_host (s, 0, p, left, right, timed, err);
+  return st == SD_OK ? collect_host (s, 0, out, err) : st;
 }
 
 static SdStatus
@@ -402,6 +439,30 @@ enqueue_device (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
             planes[i]->format, s->luma + (size_t) i * w * h, w, h,
             s->stream), "extracting luma");
   return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride, err);
+}
+
+/* The timing events and each slot's; stops at the first failure. */
+static cudaError_t
+create_events (SdCudaPipeline * s)
+{
+  cudaError_t e = cudaEventCreate (&s->ev[0]);
+  if (e == cudaSuccess)
+    e = cudaEventCreate (&s->ev[1]);
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT && e == cudaSuccess; i++)
+    e = cudaEventCreateWithFlags (&s->slots[i].done, cudaEventDisableTiming);
+  return e;
+}
+
+/* Those create_events made. */
+static void
+destroy_events (SdCudaPipeline * s)
+{
+  for (int i = 0; i < 2; i++)
+    if (s->ev[i])
+      cudaEventDestroy (s->ev[i]);
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++)
+    if (s->slots[i].done)
+      cudaEventDestroy (s->slots[i].done);
 }
 
 extern "C" SdCudaPipeline *
@@ -447,11 +508,9 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     free (s);
     return NULL;
   }
-  if ((e = cudaEventCreate (&s->ev[0])) != cudaSuccess
-      || (e = cudaEventCreate (&s->ev[1])) != cudaSuccess) {
+  if ((e = create_events (s)) != cudaSuccess) {
     cuda_fail (err, e, "creating events");
-    cudaStreamDestroy (s->stream);
-    free (s);
+    sd_cuda_pipeline_free (s);
     return NULL;
   }
   s->info.sm_count = prop.multiProcessorCount;
@@ -470,8 +529,7 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
   cudaSetDevice (s->device);
   cudaStreamSynchronize (s->stream);
   release_buffers (s);
-  cudaEventDestroy (s->ev[0]);
-  cudaEventDestroy (s->ev[1]);
+  destroy_events (s);
   cudaStreamDestroy (s->stream);
   free (s);
 }
@@ -700,11 +758,17 @@ cuda_create (int device_id, SdError * err)
 }
 
 static SdStatus
-cuda_process (void *state, const SdParams * params, const SdPlane * left,
-    const SdPlane * right, SdPlane * out, SdError * err)
+cuda_submit (void *state, int slot, const SdParams * params,
+    const SdPlane * left, const SdPlane * right, SdError * err)
 {
-  return sd_cuda_pipeline_process ((SdCudaPipeline *) state, params, left,
-      right, out, err);
+  return submit_host ((SdCudaPipeline *) state, slot, params, left, right,
+      false, err);
+}
+
+static SdStatus
+cuda_collect (void *state, int slot, SdPlane * out, SdError * err)
+{
+  return collect_host ((SdCudaPipeline *) state, slot, out, err);
 }
 
 static void
@@ -713,7 +777,8 @@ cuda_destroy (void *state)
   sd_cuda_pipeline_free ((SdCudaPipeline *) state);
 }
 
+/* No process: the engine runs a pair as submit and collect. */
 extern "C" const SdBackend sd_cuda_backend = {
-  "cuda", cuda_available, cuda_supports, cuda_create, cuda_process,
-  cuda_destroy,
+  "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
+  cuda_submit, cuda_collect,
 };
