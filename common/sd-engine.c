@@ -269,7 +269,7 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
   return sd_engine_collect (e, out, err);
 }
 
-/* Whether a pair of the backend's in flight has another size. */
+/* Whether the backend holds a pair in flight of another size. */
 static bool
 backend_holds_other_size (const SdEngine * e, int width, int height)
 {
