@@ -5,6 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A pair in flight.  A settled pair is no longer the backend's: its
+ * disparity is in done (or its failure in error).  A synchronous backend's
+ * pairs are settled in submit; an asynchronous backend's are settled early
+ * when the backend must change under them (another size, another backend). */
+typedef struct
+{
+  int width, height;
+  bool settled;
+  SdError error;
+  uint16_t *done;               /* packed GRAY16 rows */
+  size_t done_size;
+} SdPair;
+
 struct SdEngine
 {
   const SdBackend *backend;
@@ -12,6 +25,10 @@ struct SdEngine
   SdParams params;
   bool automatic;               /* created as "auto": re-choose on new params */
   int device_id;
+  /* a ring in submission order; a pair's index is its backend slot */
+  SdPair pairs[SD_ENGINE_MAX_IN_FLIGHT];
+  int oldest;
+  int in_flight;
 };
 
 SdStatus
@@ -105,6 +122,8 @@ sd_engine_free (SdEngine * e)
   if (!e)
     return;
   e->backend->destroy (e->state);
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++)
+    free (e->pairs[i].done);
   free (e);
 }
 
@@ -112,6 +131,54 @@ const char *
 sd_engine_backend_name (const SdEngine * e)
 {
   return e->backend->name;
+}
+
+/* A GRAY16 plane over the pair's own buffer, grown to the pair's size. */
+static bool
+pair_buffer (SdPair * pair, SdPlane * plane)
+{
+  const size_t bytes = (size_t) pair->width * pair->height * 2;
+  if (pair->done_size < bytes) {
+    free (pair->done);
+    pair->done = malloc (bytes);
+    pair->done_size = pair->done ? bytes : 0;
+    if (!pair->done)
+      return false;
+  }
+  plane->data = pair->done;
+  plane->width = pair->width;
+  plane->height = pair->height;
+  plane->stride = (size_t) pair->width * 2;
+  plane->format = SD_PIXEL_GRAY16;
+  return true;
+}
+
+static SdStatus
+pair_out_of_memory (const SdPair * pair, SdError * err)
+{
+  return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+      "out of memory for a %dx%d disparity", pair->width, pair->height);
+}
+
+/* Waits for the backend's pairs in flight and keeps their results, so that
+ * the backend may change under them. */
+static void
+settle (SdEngine * e)
+{
+  for (int i = 0; i < e->in_flight; i++) {
+    const int slot = (e->oldest + i) % SD_ENGINE_MAX_IN_FLIGHT;
+    SdPair *pair = &e->pairs[slot];
+    SdPlane plane;
+    if (pair->settled)
+      continue;
+    if (pair_buffer (pair, &plane)) {
+      e->backend->collect (e->state, slot, &plane, &pair->error);
+    } else {
+      e->backend->collect (e->state, slot, NULL, NULL);
+      pair_out_of_memory (pair, &pair->error);
+    }
+    pair->settled = true;
+  }
 }
 
 SdStatus
@@ -127,6 +194,7 @@ sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
       void *state = b->create (e->device_id, err);
       if (!state)
         return err ? err->status : SD_ERROR_BACKEND;
+      settle (e);
       e->backend->destroy (e->state);
       e->backend = b;
       e->state = state;
@@ -153,11 +221,10 @@ plane_ok (const SdPlane * p)
       sd_pixel_layout (p->format)->bytes_per_pixel;
 }
 
-SdStatus
-sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
-    SdPlane * out, SdError * err)
+static SdStatus
+check_pair (const SdPlane * left, const SdPlane * right, SdError * err)
 {
-  if (!plane_ok (left) || !plane_ok (right) || !plane_ok (out))
+  if (!plane_ok (left) || !plane_ok (right))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "an image plane is empty or its stride is shorter than a row");
   if (left->width != right->width || left->height != right->height)
@@ -165,13 +232,134 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
         "the left image is %dx%d but the right image is %dx%d; both must "
         "have the same size", left->width, left->height, right->width,
         right->height);
-  if (out->width != left->width || out->height != left->height
-      || out->format != SD_PIXEL_GRAY16)
-    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
-        "the output must be a GRAY16 plane of the input size %dx%d",
-        left->width, left->height);
   if (left->format == SD_PIXEL_FLOAT || right->format == SD_PIXEL_FLOAT)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "float planes are not accepted as input images");
-  return e->backend->process (e->state, &e->params, left, right, out, err);
+  return SD_OK;
+}
+
+static SdStatus
+check_output (const SdPlane * out, int width, int height, SdError * err)
+{
+  if (!plane_ok (out))
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "an image plane is empty or its stride is shorter than a row");
+  if (out->width != width || out->height != height
+      || out->format != SD_PIXEL_GRAY16)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the output must be a GRAY16 plane of the input size %dx%d",
+        width, height);
+  return SD_OK;
+}
+
+SdStatus
+sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    SdPlane * out, SdError * err)
+{
+  SdStatus st;
+  if (e->in_flight)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "%d pair%s in flight; collect %s before sd_engine_process",
+        e->in_flight, e->in_flight == 1 ? " is" : "s are",
+        e->in_flight == 1 ? "it" : "them");
+  if ((st = check_pair (left, right, err)) != SD_OK
+      || (st = check_output (out, left->width, left->height, err)) != SD_OK
+      || (st = sd_engine_submit (e, left, right, err)) != SD_OK)
+    return st;
+  return sd_engine_collect (e, out, err);
+}
+
+/* Whether the backend holds a pair in flight of another size. */
+static bool
+backend_holds_other_size (const SdEngine * e, int width, int height)
+{
+  for (int i = 0; i < e->in_flight; i++) {
+    const SdPair *pair = &e->pairs[(e->oldest + i) % SD_ENGINE_MAX_IN_FLIGHT];
+    if (!pair->settled && (pair->width != width || pair->height != height))
+      return true;
+  }
+  return false;
+}
+
+SdStatus
+sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    SdError * err)
+{
+  SdStatus st = check_pair (left, right, err);
+  if (st != SD_OK)
+    return st;
+  if (e->in_flight == SD_ENGINE_MAX_IN_FLIGHT)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "%d pairs are already in flight; collect one before submitting "
+        "another", SD_ENGINE_MAX_IN_FLIGHT);
+  const int slot = (e->oldest + e->in_flight) % SD_ENGINE_MAX_IN_FLIGHT;
+  SdPair *pair = &e->pairs[slot];
+  pair->width = left->width;
+  pair->height = left->height;
+  pair->error.status = SD_OK;
+  if (e->backend->submit) {
+    /* a backend holds buffers of one size at a time */
+    if (backend_holds_other_size (e, pair->width, pair->height))
+      settle (e);
+    st = e->backend->submit (e->state, slot, &e->params, left, right, err);
+    pair->settled = false;
+  } else {
+    SdPlane plane;
+    st = pair_buffer (pair, &plane) ?
+        e->backend->process (e->state, &e->params, left, right, &plane, err)
+        : pair_out_of_memory (pair, err);
+    pair->settled = true;
+  }
+  if (st == SD_OK)
+    e->in_flight++;
+  return st;
+}
+
+SdStatus
+sd_engine_collect (SdEngine * e, SdPlane * out, SdError * err)
+{
+  if (!e->in_flight)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "no pair is in flight; submit one before collecting");
+  const int slot = e->oldest;
+  SdPair *pair = &e->pairs[slot];
+  SdStatus st = check_output (out, pair->width, pair->height, err);
+  if (st != SD_OK)
+    return st;
+  if (!pair->settled) {
+    st = e->backend->collect (e->state, slot, out, err);
+  } else if (pair->error.status != SD_OK) {
+    st = pair->error.status;
+    if (err)
+      *err = pair->error;
+  } else {
+    for (int y = 0; y < pair->height; y++)
+      memcpy (sd_plane_row (out, y), pair->done + (size_t) y * pair->width,
+          (size_t) pair->width * 2);
+  }
+  e->oldest = (slot + 1) % SD_ENGINE_MAX_IN_FLIGHT;
+  e->in_flight--;
+  return st;
+}
+
+void
+sd_engine_discard (SdEngine * e)
+{
+  for (; e->in_flight; e->in_flight--) {
+    if (!e->pairs[e->oldest].settled)
+      e->backend->collect (e->state, e->oldest, NULL, NULL);
+    e->oldest = (e->oldest + 1) % SD_ENGINE_MAX_IN_FLIGHT;
+  }
+}
+
+int
+sd_engine_in_flight (const SdEngine * e)
+{
+  return e->in_flight;
+}
+
+bool
+sd_engine_is_async (const SdEngine * e)
+{
+  return e->backend->submit != NULL;
 }

@@ -37,7 +37,12 @@ SdStatus sd_error_set (SdError * err, SdStatus status, const char *fmt, ...)
 
 typedef struct SdEngine SdEngine;
 
-/* A backend is a vtable; common/ reaches the CUDA backend only through it. */
+/* Pairs an engine holds between sd_engine_submit and sd_engine_collect. */
+#define SD_ENGINE_MAX_IN_FLIGHT 2
+
+/* A backend is a vtable; common/ reaches the CUDA backend only through it.
+ * It has process, or submit and collect: the engine runs a backend without
+ * them synchronously (the whole pair in sd_engine_submit). */
 typedef struct
 {
   const char *name;
@@ -52,6 +57,15 @@ typedef struct
       const SdPlane * left, const SdPlane * right, SdPlane * out,
       SdError * err);
   void (*destroy) (void *state);
+  /* Starts a pair in slot (0 .. SD_ENGINE_MAX_IN_FLIGHT - 1, free) and
+   * returns without waiting for it; left and right may be reused once it
+   * returns.  The pairs in the other slots have the same size. */
+  SdStatus (*submit) (void *state, int slot, const SdParams * params,
+      const SdPlane * left, const SdPlane * right, SdError * err);
+  /* Waits for the pair in slot and writes its disparity into out (GRAY16,
+   * the pair's size), or drops it when out is NULL; the slot is free
+   * afterwards, also on error. */
+  SdStatus (*collect) (void *state, int slot, SdPlane * out, SdError * err);
 } SdBackend;
 
 /* backend: "auto" (CUDA when a device is there and runs the parameters,
@@ -66,16 +80,47 @@ void sd_engine_free (SdEngine * engine);
 /* The backend actually in use ("cpu" or "cuda"). */
 const char *sd_engine_backend_name (const SdEngine * engine);
 
-/* Validates and copies params; the next process call uses them.  On error
- * the engine keeps its previous parameters. */
+/* Validates and copies params; the next submit (or process) uses them.  On
+ * error the engine keeps its previous parameters. */
 SdStatus sd_engine_set_params (SdEngine * engine, const SdParams * params,
     SdError * err);
 const SdParams *sd_engine_get_params (const SdEngine * engine);
 
 /* Computes the disparity of left against right into out (GRAY16, same size,
- * the output contract: 16 * d, 0 = invalid). */
+ * the output contract: 16 * d, 0 = invalid): sd_engine_submit, then
+ * sd_engine_collect.  Refused while pairs are in flight. */
 SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
     const SdPlane * right, SdPlane * out, SdError * err);
+
+/* Pairs in flight, so that a pair's upload, kernels and download overlap
+ * the caller's work on the next one.
+ *
+ * sd_engine_submit starts the disparity of left against right; left and
+ * right are copied before it returns.  sd_engine_collect waits for the
+ * oldest pair submitted and not yet collected and writes its disparity into
+ * out (GRAY16 of that pair's size).  Pairs come out in the order they went
+ * in; at most SD_ENGINE_MAX_IN_FLIGHT are in flight.
+ *
+ * The rules while pairs are in flight:
+ * - A pair keeps the parameters it was submitted with: sd_engine_set_params
+ *   applies from the next submit on, also when it moves the engine to
+ *   another backend (backend "auto").
+ * - Pairs of different sizes may be in flight together.
+ * - An error from submit means the pair was not taken.  An error from
+ *   collect belongs to the pair collected, which is gone; an out plane of
+ *   the wrong size is refused before the pair is taken.
+ * - sd_engine_discard and sd_engine_free drop the pairs in flight.
+ *
+ * Backends without submit and collect (the CPU) compute the whole pair in
+ * sd_engine_submit; sd_engine_is_async says which kind the engine runs. */
+SdStatus sd_engine_submit (SdEngine * engine, const SdPlane * left,
+    const SdPlane * right, SdError * err);
+SdStatus sd_engine_collect (SdEngine * engine, SdPlane * out, SdError * err);
+/* Waits for the pairs in flight and drops them. */
+void sd_engine_discard (SdEngine * engine);
+int sd_engine_in_flight (const SdEngine * engine);
+/* True when sd_engine_submit returns before the pair is computed. */
+bool sd_engine_is_async (const SdEngine * engine);
 
 /* Every backend compiled into this build, NULL-terminated. */
 const SdBackend *const *sd_backends (void);

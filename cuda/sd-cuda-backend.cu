@@ -28,12 +28,31 @@ cost_volume_default (const SdParams * p)
   return 1;
 }
 
+/* One pair in flight: its planes and its disparity on the host (pinned)
+ * and on the device, and the events that order its copies, which run on
+ * their own streams, against its kernels: uploaded (upload -> kernels),
+ * computed (kernels -> download), done (download -> the host).  The
+ * kernels' buffers are shared: one stream runs them pair after pair. */
+typedef struct
+{
+  uint8_t *stage_in;            /* pinned: 2 planes of up to 4 bytes a pixel */
+  uint16_t *stage_out;          /* pinned */
+  uint8_t *raw;                 /* device: the planes as they came */
+  uint8_t *luma;                /* device: 2 packed planes: left, right */
+  uint16_t *out;                /* device */
+  cudaEvent_t uploaded, computed, done;
+  int width, height;
+} SdCudaSlot;
+
 struct SdCudaPipeline
 {
   int device;
   SdCudaDeviceInfo info;
   char device_name[256];
-  cudaStream_t stream;
+  cudaStream_t stream;          /* the kernels */
+  /* the copies of the slots, so that they overlap the kernels of the other
+   * slot; both are stream itself with SD_CUDA_COPY_STREAMS=0 */
+  cudaStream_t upload, download;
   cudaEvent_t ev[2];
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
@@ -55,8 +74,8 @@ struct SdCudaPipeline
   size_t host_capacity;
 
   /* carved out of dev_block */
-  uint8_t *raw;                 /* 2 planes of up to 4 bytes a pixel */
-  uint8_t *luma;                /* 2 packed planes: left, right */
+  uint8_t *luma;                /* the luma of the pair being enqueued: its
+                                 * slot's */
   uint8_t *pre;
   uint8_t *pre_tmp;
   uint64_t *census;             /* 2 planes */
@@ -64,10 +83,8 @@ struct SdCudaPipeline
   void *cost_volume;
   int16_t *disp, *disp_tmp;
   uint32_t *right_key;
-  uint16_t *out;
-  /* carved out of host_block */
-  uint8_t *stage_in;            /* 2 planes of up to 4 bytes a pixel */
-  uint16_t *stage_out;
+  /* their staging carved out of host_block, the rest out of dev_block */
+  SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
   SdCudaTiledGraph *tiled_graph;        /* tiled-bp's launches */
 };
 
@@ -101,6 +118,15 @@ align_up (size_t v)
   return (v + 255) & ~(size_t) 255;
 }
 
+/* Before the blocks are freed: no copy or kernel may still use them. */
+static void
+synchronize_streams (SdCudaPipeline * s)
+{
+  cudaStreamSynchronize (s->upload);
+  cudaStreamSynchronize (s->stream);
+  cudaStreamSynchronize (s->download);
+}
+
 static void
 release_buffers (SdCudaPipeline * s)
 {
@@ -129,11 +155,14 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->cost_volume_mode = s->cost_volume_env >= 0 ? s->cost_volume_env :
       cost_volume_default (p);
   s->use_cost_volume = sgm && s->cost_volume_mode != 0;
+  /* the slots come first: their place depends on the size alone, so a
+   * pair in flight keeps its buffers (its download may still run) when the
+   * next pair's parameters move the others */
   size_t off = 0;
-  const size_t o_raw = off;
-  off += align_up (2 * n * 4);
-  const size_t o_luma = off;
-  off += align_up (2 * n);
+  const size_t o_slots = off;
+  const size_t slot_dev_bytes = align_up (2 * n * 4) + align_up (2 * n) +
+      align_up (n * 2);
+  off += SD_ENGINE_MAX_IN_FLIGHT * slot_dev_bytes;
   const size_t o_pre = off;
   off += align_up (2 * n);
   const size_t o_tmp = off;
@@ -151,14 +180,13 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   off += align_up (n * 2);
   const size_t o_right = off;
   off += align_up (n * 4);
-  const size_t o_out = off;
-  off += align_up (n * 2);
   const size_t dev_bytes = off;
-  const size_t host_bytes = align_up (2 * n * 4) + align_up (n * 2);
+  const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2);
+  const size_t host_bytes = SD_ENGINE_MAX_IN_FLIGHT * slot_bytes;
 
   if (dev_bytes > s->dev_capacity) {
     if (s->dev_block) {
-      cudaStreamSynchronize (s->stream);
+      synchronize_streams (s);
       cudaFree (s->dev_block);
     }
     s->dev_block = NULL;
@@ -181,7 +209,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   }
   if (host_bytes > s->host_capacity) {
     if (s->host_block) {
-      cudaStreamSynchronize (s->stream);
+      synchronize_streams (s);
       cudaFreeHost (s->host_block);
     }
     s->host_block = NULL;
@@ -197,8 +225,6 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     s->host_capacity = host_bytes;
   }
   uint8_t *d = (uint8_t *) s->dev_block;
-  s->raw = d + o_raw;
-  s->luma = d + o_luma;
   s->pre = d + o_pre;
   s->pre_tmp = d + o_tmp;
   s->census = (uint64_t *) (d + o_census);
@@ -207,10 +233,16 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->disp = (int16_t *) (d + o_disp);
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
   s->right_key = (uint32_t *) (d + o_right);
-  s->out = (uint16_t *) (d + o_out);
-  uint8_t *hb = (uint8_t *) s->host_block;
-  s->stage_in = hb;
-  s->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
+    SdCudaSlot *slot = &s->slots[i];
+    uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
+    uint8_t *db = d + o_slots + i * slot_dev_bytes;
+    slot->stage_in = hb;
+    slot->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+    slot->raw = db;
+    slot->luma = db + align_up (2 * n * 4);
+    slot->out = (uint16_t *) (db + align_up (2 * n * 4) + align_up (2 * n));
+  }
   s->width = w;
   s->height = h;
   return SD_OK;
@@ -319,7 +351,8 @@ cuda_supports (const SdParams * p, SdError * err)
   return sd_cuda_tiled_bp_fits (p, max_smem, err);
 }
 
-/* What cuda_supports checks, against the engine's own device. */
+/* What cuda_supports checks, against the engine's own device.  out may be
+ * NULL: a submitted pair's output comes with its collect. */
 static SdStatus
 check_input (const SdCudaPipeline * s, const SdParams * p,
     const SdPlane * left, const SdPlane * right, const SdPlane * out,
@@ -329,21 +362,22 @@ check_input (const SdCudaPipeline * s, const SdParams * p,
       && !sd_cuda_tiled_bp_fits (p, s->info.max_smem_optin, err))
     return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
   if (left->width != right->width || left->height != right->height
-      || out->width != left->width || out->height != left->height)
+      || (out && (out->width != left->width || out->height != left->height)))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "the left, right and output planes must have the same size");
   if (left->format == SD_PIXEL_FLOAT || right->format == SD_PIXEL_FLOAT
-      || out->format != SD_PIXEL_GRAY16)
+      || (out && out->format != SD_PIXEL_GRAY16))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "the CUDA backend takes 8-bit, 16-bit or RGB planes in and a "
         "GRAY16 plane out");
   return SD_OK;
 }
 
-/* Host planes to s->luma: rows into pinned staging, one copy each on the
- * stream, luma extraction on the device. */
+/* Host planes to the slot's luma: rows into its pinned staging, one copy
+ * each on the upload stream, luma extraction (formats other than GRAY8) on
+ * the kernels' stream once the copies are done. */
 static SdStatus
-enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
+enqueue_upload (SdCudaPipeline * s, SdCudaSlot * slot, const SdPlane * left,
     const SdPlane * right, SdError * err)
 {
   const int w = s->width, h = s->height;
@@ -353,34 +387,79 @@ enqueue_upload (SdCudaPipeline * s, const SdPlane * left,
     const SdPlane *pl = planes[i];
     const size_t row_bytes = (size_t) w *
         sd_pixel_layout (pl->format)->bytes_per_pixel;
-    uint8_t *stage = s->stage_in + i * n * 4;
+    uint8_t *stage = slot->stage_in + i * n * 4;
     if (pl->stride == row_bytes)
       memcpy (stage, pl->data, row_bytes * h);
     else
       for (int y = 0; y < h; y++)
         memcpy (stage + y * row_bytes, sd_plane_row (pl, y), row_bytes);
-    if (pl->format == SD_PIXEL_GRAY8) {
-      CHECK (cudaMemcpyAsync (s->luma + i * n, stage, n,
-              cudaMemcpyHostToDevice, s->stream), "uploading an image");
-    } else {
-      uint8_t *raw = s->raw + i * n * 4;
-      CHECK (cudaMemcpyAsync (raw, stage, row_bytes * h,
-              cudaMemcpyHostToDevice, s->stream), "uploading an image");
-      CHECK (sd_cuda_luma (raw, row_bytes, pl->format, s->luma + i * n, w,
-              h, s->stream), "extracting luma");
-    }
+    CHECK (cudaMemcpyAsync (pl->format == SD_PIXEL_GRAY8 ?
+            slot->luma + i * n : slot->raw + i * n * 4, stage,
+            row_bytes * h, cudaMemcpyHostToDevice, s->upload),
+        "uploading an image");
+  }
+  CHECK (cudaEventRecord (slot->uploaded, s->upload), "recording an event");
+  CHECK (cudaStreamWaitEvent (s->stream, slot->uploaded, 0),
+      "ordering the upload");
+  for (int i = 0; i < 2; i++) {
+    const SdPlane *pl = planes[i];
+    if (pl->format != SD_PIXEL_GRAY8)
+      CHECK (sd_cuda_luma (slot->raw + i * n * 4, (size_t) w *
+              sd_pixel_layout (pl->format)->bytes_per_pixel, pl->format,
+              slot->luma + i * n, w, h, s->stream), "extracting luma");
   }
   return SD_OK;
 }
 
+/* Host planes in, disparity into the slot's pinned staging; only enqueues.
+ * The slot must be free: its staging is not read by earlier work. */
 static SdStatus
-finish_download (SdCudaPipeline * s, SdPlane * out, SdError * err)
+submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, bool timed, SdError * err)
 {
+  SdCudaSlot *slot = &s->slots[slot_index];
+  SdStatus st;
+  if ((st = check_input (s, p, left, right, NULL, err)) != SD_OK
+      || (st = select_device (s, err)) != SD_OK
+      || (st = ensure_buffers (s, p, left->width, left->height, err))
+      != SD_OK)
+    return st;
   const int w = s->width, h = s->height;
-  CHECK (cudaStreamSynchronize (s->stream), "running the pipeline");
-  for (int y = 0; y < h; y++)
-    memcpy (sd_plane_row (out, y), s->stage_out + (size_t) y * w,
-        (size_t) w * 2);
+  s->luma = slot->luma;
+  if (timed)
+    CHECK (cudaEventRecord (s->ev[0], s->upload), "recording an event");
+  if ((st = enqueue_upload (s, slot, left, right, err)) != SD_OK
+      || (st = enqueue_pipeline (s, p, slot->out, (size_t) w * 2, err))
+      != SD_OK)
+    return st;
+  CHECK (cudaEventRecord (slot->computed, s->stream), "recording an event");
+  CHECK (cudaStreamWaitEvent (s->download, slot->computed, 0),
+      "ordering the download");
+  CHECK (cudaMemcpyAsync (slot->stage_out, slot->out, (size_t) w * h * 2,
+          cudaMemcpyDeviceToHost, s->download), "downloading the disparity");
+  if (timed)
+    CHECK (cudaEventRecord (s->ev[1], s->download), "recording an event");
+  CHECK (cudaEventRecord (slot->done, s->download), "recording an event");
+  slot->width = w;
+  slot->height = h;
+  return SD_OK;
+}
+
+/* Waits for the slot's pair and copies its disparity to out (when not
+ * NULL, a host plane of the pair's size). */
+static SdStatus
+collect_host (SdCudaPipeline * s, int slot_index, SdPlane * out,
+    SdError * err)
+{
+  const SdCudaSlot *slot = &s->slots[slot_index];
+  SdStatus st = select_device (s, err);
+  if (st != SD_OK)
+    return st;
+  CHECK (cudaEventSynchronize (slot->done), "running the pipeline");
+  if (out)
+    for (int y = 0; y < slot->height; y++)
+      memcpy (sd_plane_row (out, y), slot->stage_out +
+          (size_t) y * slot->width, (size_t) slot->width * 2);
   return SD_OK;
 }
 
@@ -388,24 +467,10 @@ static SdStatus
 process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
     const SdPlane * right, SdPlane * out, bool timed, SdError * err)
 {
-  SdStatus st;
-  if ((st = check_input (s, p, left, right, out, err)) != SD_OK
-      || (st = select_device (s, err)) != SD_OK
-      || (st = ensure_buffers (s, p, left->width, left->height, err))
-      != SD_OK)
-    return st;
-  const int w = s->width, h = s->height;
-  if (timed)
-    CHECK (cudaEventRecord (s->ev[0], s->stream), "recording an event");
-  if ((st = enqueue_upload (s, left, right, err)) != SD_OK
-      || (st = enqueue_pipeline (s, p, s->out, (size_t) w * 2, err))
-      != SD_OK)
-    return st;
-  CHECK (cudaMemcpyAsync (s->stage_out, s->out, (size_t) w * h * 2,
-          cudaMemcpyDeviceToHost, s->stream), "downloading the disparity");
-  if (timed)
-    CHECK (cudaEventRecord (s->ev[1], s->stream), "recording an event");
-  return finish_download (s, out, err);
+  SdStatus st = check_input (s, p, left, right, out, err);
+  if (st == SD_OK)
+    st = submit_host (s, 0, p, left, right, timed, err);
+  return st == SD_OK ? collect_host (s, 0, out, err) : st;
 }
 
 static SdStatus
@@ -414,11 +479,68 @@ enqueue_device (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
 {
   const int w = s->width, h = s->height;
   const SdPlane *planes[2] = { left, right };
+  s->luma = s->slots[0].luma;
   for (int i = 0; i < 2; i++)
     CHECK (sd_cuda_luma (planes[i]->data, planes[i]->stride,
             planes[i]->format, s->luma + (size_t) i * w * h, w, h,
             s->stream), "extracting luma");
   return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride, err);
+}
+
+/* The streams of the copies: their own, or with SD_CUDA_COPY_STREAMS=0 (to
+ * measure what they gain) the kernels' stream. */
+static cudaError_t
+create_copy_streams (SdCudaPipeline * s)
+{
+  const char *env = getenv ("SD_CUDA_COPY_STREAMS");
+  cudaStream_t up, down;
+  cudaError_t e;
+  s->upload = s->download = s->stream;
+  if (env && *env == '0')
+    return cudaSuccess;
+  if ((e = cudaStreamCreateWithFlags (&up, cudaStreamNonBlocking))
+      != cudaSuccess)
+    return e;
+  s->upload = up;
+  if ((e = cudaStreamCreateWithFlags (&down, cudaStreamNonBlocking))
+      != cudaSuccess)
+    return e;
+  s->download = down;
+  return cudaSuccess;
+}
+
+/* The timing events and each slot's; stops at the first failure. */
+static cudaError_t
+create_events (SdCudaPipeline * s)
+{
+  cudaError_t e = cudaEventCreate (&s->ev[0]);
+  if (e == cudaSuccess)
+    e = cudaEventCreate (&s->ev[1]);
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
+    cudaEvent_t *slot_events[3] = { &s->slots[i].uploaded,
+      &s->slots[i].computed, &s->slots[i].done
+    };
+    for (int k = 0; k < 3 && e == cudaSuccess; k++)
+      e = cudaEventCreateWithFlags (slot_events[k], cudaEventDisableTiming);
+  }
+  return e;
+}
+
+/* Those create_events made. */
+static void
+destroy_events (SdCudaPipeline * s)
+{
+  for (int i = 0; i < 2; i++)
+    if (s->ev[i])
+      cudaEventDestroy (s->ev[i]);
+  for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
+    cudaEvent_t slot_events[3] = { s->slots[i].uploaded,
+      s->slots[i].computed, s->slots[i].done
+    };
+    for (int k = 0; k < 3; k++)
+      if (slot_events[k])
+        cudaEventDestroy (slot_events[k]);
+  }
 }
 
 extern "C" SdCudaPipeline *
@@ -464,11 +586,14 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     free (s);
     return NULL;
   }
-  if ((e = cudaEventCreate (&s->ev[0])) != cudaSuccess
-      || (e = cudaEventCreate (&s->ev[1])) != cudaSuccess) {
-    cuda_fail (err, e, "creating events");
-    cudaStreamDestroy (s->stream);
-    free (s);
+  const char *what = "opening the CUDA device";
+  if ((e = create_copy_streams (s)) == cudaSuccess) {
+    what = "creating events";
+    e = create_events (s);
+  }
+  if (e != cudaSuccess) {
+    cuda_fail (err, e, what);
+    sd_cuda_pipeline_free (s);
     return NULL;
   }
   s->info.sm_count = prop.multiProcessorCount;
@@ -485,11 +610,14 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
   if (!s)
     return;
   cudaSetDevice (s->device);
-  cudaStreamSynchronize (s->stream);
+  synchronize_streams (s);
   sd_cuda_tiled_graph_free (s->tiled_graph);
   release_buffers (s);
-  cudaEventDestroy (s->ev[0]);
-  cudaEventDestroy (s->ev[1]);
+  destroy_events (s);
+  if (s->upload != s->stream)
+    cudaStreamDestroy (s->upload);
+  if (s->download != s->stream)
+    cudaStreamDestroy (s->download);
   cudaStreamDestroy (s->stream);
   free (s);
 }
@@ -674,7 +802,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->cost_volume = s->cost_volume_mode;
 
 done:
-  cudaStreamSynchronize (s->stream);
+  synchronize_streams (s);
   for (int i = 0; i < n_events; i++)
     cudaEventDestroy (ev[i]);
   cudaFree (d_in[0]);
@@ -718,11 +846,17 @@ cuda_create (int device_id, SdError * err)
 }
 
 static SdStatus
-cuda_process (void *state, const SdParams * params, const SdPlane * left,
-    const SdPlane * right, SdPlane * out, SdError * err)
+cuda_submit (void *state, int slot, const SdParams * params,
+    const SdPlane * left, const SdPlane * right, SdError * err)
 {
-  return sd_cuda_pipeline_process ((SdCudaPipeline *) state, params, left,
-      right, out, err);
+  return submit_host ((SdCudaPipeline *) state, slot, params, left, right,
+      false, err);
+}
+
+static SdStatus
+cuda_collect (void *state, int slot, SdPlane * out, SdError * err)
+{
+  return collect_host ((SdCudaPipeline *) state, slot, out, err);
 }
 
 static void
@@ -731,7 +865,8 @@ cuda_destroy (void *state)
   sd_cuda_pipeline_free ((SdCudaPipeline *) state);
 }
 
+/* No process: the engine runs a pair as submit and collect. */
 extern "C" const SdBackend sd_cuda_backend = {
-  "cuda", cuda_available, cuda_supports, cuda_create, cuda_process,
-  cuda_destroy,
+  "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
+  cuda_submit, cuda_collect,
 };

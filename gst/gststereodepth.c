@@ -20,6 +20,13 @@
  * dropped.  EOS is sent once either input is at EOS and no pair can be
  * formed.
  *
+ * With #GstStereoDepth:pairs-in-flight at 2 (what auto picks on the CUDA
+ * backend when upstream is not live) the GPU computes one pair while the
+ * element copies the next one in and pushes the one before: more pairs a
+ * second, and a pair's output waits for the next pair, EOS, a drain query
+ * or another serialized event (one frame more latency, reported to live
+ * pipelines).  Flushing discards the pair in flight.
+ *
  * Only luma is used.  RGB inputs become luma with the integer full-range
  * BT.601 rule (77 R + 150 G + 29 B + 128) >> 8, GRAY16 keeps its high byte,
  * YUV inputs use their Y plane.  Both inputs must have the same width and
@@ -47,6 +54,7 @@
 #include "gststereodepth.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "gstsdenums.h"
 
@@ -126,6 +134,7 @@ enum
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_MAX_TIME_DIFFERENCE,
+  PROP_PAIRS_IN_FLIGHT,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
   PROP_MEAN_PROCESS_TIME,
@@ -135,6 +144,7 @@ enum
 #define DEFAULT_BACKEND GST_STEREO_DEPTH_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID 0
 #define DEFAULT_MAX_TIME_DIFFERENCE (-1)
+#define DEFAULT_PAIRS_IN_FLIGHT 0
 
 static const SdEnumEntry backend_entries[] = {
   {"auto", GST_STEREO_DEPTH_BACKEND_AUTO,
@@ -269,6 +279,9 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
     case PROP_MAX_TIME_DIFFERENCE:
       self->max_time_difference = g_value_get_int64 (value);
       break;
+    case PROP_PAIRS_IN_FLIGHT:
+      self->pairs_in_flight = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -300,6 +313,9 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_TIME_DIFFERENCE:
       g_value_set_int64 (value, self->max_time_difference);
+      break;
+    case PROP_PAIRS_IN_FLIGHT:
+      g_value_set_int (value, self->pairs_in_flight);
       break;
     case PROP_FRAMES_PROCESSED:
       g_value_set_uint64 (value, self->frames_processed);
@@ -407,17 +423,30 @@ gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
   return FALSE;
 }
 
+/* Maps the pair and out, and starts the pair in the engine; the pair then
+ * waits, with out mapped, to be collected.  Takes out. */
 static GstFlowReturn
-gst_stereo_depth_compute (GstStereoDepth * self, GstBuffer * left,
-    GstBuffer * right, GstBuffer * out)
+gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right, GstBuffer * out, GstClockTime running_time)
 {
-  GstVideoFrame lf, rf, of;
-  SdPlane lp, rp, op;
+  GstStereoDepthPending *pending = &self->pending[self->n_pending];
+  GstVideoFrame lf, rf;
+  SdPlane lp, rp;
   SdError err = { 0 };
   SdStatus status;
   GstClockTime start, elapsed = 0;
 
+  gst_buffer_copy_into (out, left, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  if (!gst_video_frame_map (&pending->frame, &self->out_info, out,
+          GST_MAP_WRITE)) {
+    gst_buffer_unref (out);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not write the output frame."), (NULL));
+    return GST_FLOW_ERROR;
+  }
   if (!gst_video_frame_map (&lf, &self->left_info, left, GST_MAP_READ)) {
+    gst_video_frame_unmap (&pending->frame);
+    gst_buffer_unref (out);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not read a left frame: it is smaller than its caps say."),
         (NULL));
@@ -425,51 +454,127 @@ gst_stereo_depth_compute (GstStereoDepth * self, GstBuffer * left,
   }
   if (!gst_video_frame_map (&rf, &self->right_info, right, GST_MAP_READ)) {
     gst_video_frame_unmap (&lf);
+    gst_video_frame_unmap (&pending->frame);
+    gst_buffer_unref (out);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not read a right frame: it is smaller than its caps say."),
         (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&of, &self->out_info, out, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&rf);
-    gst_video_frame_unmap (&lf);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not write the output frame."), (NULL));
-    return GST_FLOW_ERROR;
-  }
 
   /* the pad templates only allow formats of plane_formats */
-  if (gst_stereo_depth_plane (&lf, &lp) && gst_stereo_depth_plane (&rf, &rp)
-      && gst_stereo_depth_plane (&of, &op)) {
+  if (gst_stereo_depth_plane (&lf, &lp) && gst_stereo_depth_plane (&rf, &rp)) {
     start = gst_util_get_timestamp ();
-    status = sd_engine_process (self->engine, &lp, &rp, &op, &err);
+    status = sd_engine_submit (self->engine, &lp, &rp, &err);
     elapsed = gst_util_get_timestamp () - start;
   } else {
     status = sd_error_set (&err, SD_ERROR_INVALID_ARGUMENT,
         "the element has no plane layout for this video format");
   }
-
-  gst_video_frame_unmap (&of);
   gst_video_frame_unmap (&rf);
   gst_video_frame_unmap (&lf);
 
   if (status != SD_OK) {
+    gst_video_frame_unmap (&pending->frame);
+    gst_buffer_unref (out);
+    gst_stereo_depth_post_engine_error (self, "processing a pair", &err);
+    return GST_FLOW_ERROR;
+  }
+  pending->out = out;
+  pending->running_time = running_time;
+  pending->submit_time = elapsed;
+  self->n_pending++;
+  return GST_FLOW_OK;
+}
+
+/* Takes the oldest pair out of the engine and pushes its disparity. */
+static GstFlowReturn
+gst_stereo_depth_collect (GstStereoDepth * self)
+{
+  GstStereoDepthPending pending = self->pending[0];
+  SdPlane op;
+  SdError err = { 0 };
+  SdStatus status;
+  GstClockTime start, elapsed;
+
+  self->n_pending--;
+  memmove (&self->pending[0], &self->pending[1],
+      self->n_pending * sizeof (self->pending[0]));
+
+  /* the output's layout was found when it was mapped for the submit */
+  gst_stereo_depth_plane (&pending.frame, &op);
+  start = gst_util_get_timestamp ();
+  status = sd_engine_collect (self->engine, &op, &err);
+  elapsed = gst_util_get_timestamp () - start;
+  gst_video_frame_unmap (&pending.frame);
+  if (status != SD_OK) {
+    gst_buffer_unref (pending.out);
     gst_stereo_depth_post_engine_error (self, "processing a pair", &err);
     return GST_FLOW_ERROR;
   }
 
+  elapsed += pending.submit_time;
   GST_OBJECT_LOCK (self);
   self->frames_processed++;
   self->process_time_total += elapsed;
   GST_OBJECT_UNLOCK (self);
-  GST_LOG_OBJECT (self, "pair processed in %" GST_TIME_FORMAT,
-      GST_TIME_ARGS (elapsed));
-  return GST_FLOW_OK;
+  GST_LOG_OBJECT (self, "pair %" GST_TIME_FORMAT " processed, %"
+      GST_TIME_FORMAT " in the engine", GST_TIME_ARGS (GST_BUFFER_PTS
+          (pending.out)), GST_TIME_ARGS (elapsed));
+  return gst_aggregator_finish_buffer (GST_AGGREGATOR (self), pending.out);
+}
+
+/* Collects and pushes every pair in the engine, oldest first. */
+static GstFlowReturn
+gst_stereo_depth_drain (GstStereoDepth * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (self->n_pending && ret == GST_FLOW_OK)
+    ret = gst_stereo_depth_collect (self);
+  return ret;
+}
+
+/* Drops the pairs in the engine without pushing them (flush, stop). */
+static void
+gst_stereo_depth_discard (GstStereoDepth * self)
+{
+  guint i;
+
+  if (self->engine)
+    sd_engine_discard (self->engine);
+  for (i = 0; i < self->n_pending; i++) {
+    gst_video_frame_unmap (&self->pending[i].frame);
+    gst_buffer_unref (self->pending[i].out);
+  }
+  if (self->n_pending)
+    GST_DEBUG_OBJECT (self, "discarded %u pair(s) in flight",
+        self->n_pending);
+  self->n_pending = 0;
+}
+
+/* How many pairs the engine may hold when aggregate() returns, plus one:
+ * pairs-in-flight, or for auto two where that overlaps work (an
+ * asynchronous backend) and no one waits on the clock for the frame of
+ * latency it adds (upstream is not live). */
+static guint
+gst_stereo_depth_max_in_flight (GstStereoDepth * self)
+{
+  gint n;
+
+  GST_OBJECT_LOCK (self);
+  n = self->pairs_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  if (n > 0)
+    return n;
+  return sd_engine_is_async (self->engine)
+      && !GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (GST_AGGREGATOR
+          (self))) ? 2 : 1;
 }
 
 static GstFlowReturn
 gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
-    GstBuffer * right)
+    GstBuffer * right, GstClockTime running_time)
 {
   GstAggregator *agg = GST_AGGREGATOR (self);
   GstBuffer *out;
@@ -504,16 +609,15 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
   ret = gst_buffer_pool_acquire_buffer (self->pool, &out, NULL);
   if (ret != GST_FLOW_OK)
     return ret;
-  ret = gst_stereo_depth_compute (self, left, right, out);
-  if (ret != GST_FLOW_OK) {
-    gst_buffer_unref (out);
-    return ret;
-  }
+  gst_aggregator_selected_samples (agg, GST_BUFFER_PTS (left),
+      GST_BUFFER_DTS (left), GST_BUFFER_DURATION (left), NULL);
+  ret = gst_stereo_depth_submit (self, left, right, out, running_time);
 
-  gst_buffer_copy_into (out, left, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  gst_aggregator_selected_samples (agg, GST_BUFFER_PTS (out),
-      GST_BUFFER_DTS (out), GST_BUFFER_DURATION (out), NULL);
-  return gst_aggregator_finish_buffer (agg, out);
+  /* the pair before this one is pushed while the engine works on this one */
+  while (ret == GST_FLOW_OK
+      && self->n_pending >= gst_stereo_depth_max_in_flight (self))
+    ret = gst_stereo_depth_collect (self);
+  return ret;
 }
 
 static GstClockTime
@@ -595,12 +699,19 @@ gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
         && gst_aggregator_pad_is_eos (pads[i]);
 
   if (eos) {
+    GstFlowReturn ret;
+
     for (i = 0; i < 2; i++)
       while (gst_aggregator_pad_has_buffer (pads[i]))
         gst_stereo_depth_drop (self, pads[i], "the other input is at EOS");
-    return GST_FLOW_EOS;
+    ret = gst_stereo_depth_drain (self);
+    return ret == GST_FLOW_OK ? GST_FLOW_EOS : ret;
   }
   if (timeout) {
+    /* a pair in flight is older than any waiting frame, so the deadline
+     * that passed is its own; a waiting frame's comes next time */
+    if (self->n_pending)
+      return gst_stereo_depth_drain (self);
     for (i = 0; i < 2; i++)
       gst_stereo_depth_drop (self, pads[i],
           "its partner did not arrive within the latency");
@@ -613,6 +724,9 @@ static GstFlowReturn
 gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  if (self->drain_flow != GST_FLOW_OK)
+    return self->drain_flow;
 
   for (;;) {
     GstBuffer *left = gst_aggregator_pad_peek_buffer (self->left_pad);
@@ -633,7 +747,7 @@ gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
     /* a frame without a timestamp pairs in arrival order */
     if (!GST_CLOCK_TIME_IS_VALID (tl) || !GST_CLOCK_TIME_IS_VALID (tr)
         || (tl > tr ? tl - tr : tr - tl) <= tolerance) {
-      ret = gst_stereo_depth_process_pair (self, left, right);
+      ret = gst_stereo_depth_process_pair (self, left, right, tl);
       gst_buffer_unref (left);
       gst_buffer_unref (right);
       gst_aggregator_pad_drop_buffer (self->left_pad);
@@ -648,8 +762,9 @@ gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
   }
 }
 
-/* The earliest frame waiting: a live aggregate times out one latency after
- * it, which drops it when its partner has not come. */
+/* The earliest frame waiting or pair in flight: a live aggregate times out
+ * one latency after it, which drops the frame when its partner has not
+ * come, or pushes the pair when no next pair has pushed it. */
 static GstClockTime
 gst_stereo_depth_get_next_time (GstAggregator * agg)
 {
@@ -657,6 +772,9 @@ gst_stereo_depth_get_next_time (GstAggregator * agg)
   GstAggregatorPad *pads[2] = { self->left_pad, self->right_pad };
   GstClockTime next = GST_CLOCK_TIME_NONE;
   guint i;
+
+  if (self->n_pending)
+    next = self->pending[0].running_time;
 
   for (i = 0; i < 2; i++) {
     GstBuffer *buf = gst_aggregator_pad_peek_buffer (pads[i]);
@@ -679,14 +797,31 @@ gst_stereo_depth_set_left_info (GstStereoDepth * self,
   GstAggregator *agg = GST_AGGREGATOR (self);
   GstClockTime frame = 0;
 
+  gint in_flight;
+
+  GST_OBJECT_LOCK (self);
+  in_flight = self->pairs_in_flight;
+  GST_OBJECT_UNLOCK (self);
   if (GST_VIDEO_INFO_FPS_N (info) > 0)
     frame = gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
         GST_VIDEO_INFO_FPS_N (info));
-  /* a live pair may arrive up to one frame apart */
+  /* a live pair may arrive up to one frame apart, and with two pairs in
+   * flight a pair's output waits for the next pair (auto keeps one pair in
+   * flight with live sources) */
+  frame *= in_flight == 2 ? 2 : 1;
   gst_aggregator_set_latency (agg, frame, frame);
 
   self->left_info = *info;
   gst_pad_mark_reconfigure (agg->srcpad);
+}
+
+/* Drains where aggregate() cannot return the flow (events and queries): a
+ * failure is kept for the next aggregate() to return. */
+static void
+gst_stereo_depth_drain_before (GstStereoDepth * self)
+{
+  if (self->drain_flow == GST_FLOW_OK)
+    self->drain_flow = gst_stereo_depth_drain (self);
 }
 
 static gboolean
@@ -694,6 +829,13 @@ gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
     GstEvent * event)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  /* The serialized events come through the streaming thread, in order with
+   * the frames (flush-stop excepted): the outputs of the pairs before an
+   * event go out before it (new caps or segment, EOS, gap, ...). */
+  if (GST_EVENT_IS_SERIALIZED (event)
+      && GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP)
+    gst_stereo_depth_drain_before (self);
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_CAPS:{
@@ -730,6 +872,16 @@ gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
       break;
   }
   return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
+}
+
+/* A drain query asks for every output of what came before it. */
+static gboolean
+gst_stereo_depth_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
+    GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    gst_stereo_depth_drain_before (GST_STEREO_DEPTH (agg));
+  return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
 }
 
 static GstFlowReturn
@@ -799,6 +951,7 @@ gst_stereo_depth_start (GstAggregator * agg)
   gst_video_info_init (&self->left_info);
   gst_video_info_init (&self->right_info);
   gst_video_info_init (&self->out_info);
+  self->drain_flow = GST_FLOW_OK;
   GST_OBJECT_LOCK (self);
   self->frames_processed = 0;
   self->frames_dropped = 0;
@@ -807,12 +960,26 @@ gst_stereo_depth_start (GstAggregator * agg)
   return TRUE;
 }
 
+/* A flushing seek: the pairs in flight belong to the old position.  The
+ * streaming thread is stopped while this runs. */
+static GstFlowReturn
+gst_stereo_depth_flush (GstAggregator * agg)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  gst_stereo_depth_discard (self);
+  self->drain_flow = GST_FLOW_OK;
+  return GST_FLOW_OK;
+}
+
 static gboolean
 gst_stereo_depth_stop (GstAggregator * agg)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
 
-  /* the streaming thread has stopped: nothing else uses these now */
+  /* the streaming thread has stopped: nothing else uses these now; a pair
+   * still in flight cannot be pushed any more */
+  gst_stereo_depth_discard (self);
   g_clear_pointer (&self->engine, sd_engine_free);
   gst_stereo_depth_clear_pool (self);
   return TRUE;
@@ -853,6 +1020,17 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           -1, G_MAXINT64, DEFAULT_MAX_TIME_DIFFERENCE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_PAIRS_IN_FLIGHT,
+      g_param_spec_int ("pairs-in-flight", "Pairs in flight",
+          "Pairs the engine works on at once.  2: the GPU computes a pair "
+          "while the next one is copied in and the one before copied out "
+          "(more pairs a second), and a pair's output waits for the next "
+          "pair or EOS (one frame more latency).  1: each pair is finished "
+          "before the next.  0 (auto): 2 on the CUDA backend when upstream "
+          "is not live, else 1", 0, SD_ENGINE_MAX_IN_FLIGHT,
+          DEFAULT_PAIRS_IN_FLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,
       g_param_spec_uint64 ("frames-processed", "Frames processed",
           "Pairs turned into disparity since the element started",
@@ -863,7 +1041,9 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_MEAN_PROCESS_TIME,
       g_param_spec_uint64 ("mean-process-time", "Mean process time",
-          "Mean time (ns) the engine took per pair since the element started",
+          "Mean time (ns) the streaming thread spent in the engine per pair "
+          "since the element started (with two pairs in flight the engine "
+          "works on a pair while the thread does not wait for it)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   sd_params_init (&defaults);
@@ -887,6 +1067,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
+  agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_query);
+  agg_class->flush = GST_DEBUG_FUNCPTR (gst_stereo_depth_flush);
   agg_class->get_next_time = GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
   agg_class->update_src_caps =
       GST_DEBUG_FUNCPTR (gst_stereo_depth_update_src_caps);
@@ -917,6 +1099,7 @@ gst_stereo_depth_init (GstStereoDepth * self)
   self->backend = DEFAULT_BACKEND;
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->max_time_difference = DEFAULT_MAX_TIME_DIFFERENCE;
+  self->pairs_in_flight = DEFAULT_PAIRS_IN_FLIGHT;
   gst_video_info_init (&self->left_info);
   gst_video_info_init (&self->right_info);
   gst_video_info_init (&self->out_info);

@@ -20,6 +20,15 @@ typedef enum
   GST_STEREO_DEPTH_BACKEND_CUDA,
 } GstStereoDepthBackend;
 
+/* A pair in the engine, waiting to be collected. */
+typedef struct
+{
+  GstBuffer *out;               /* carries the left frame's timestamps */
+  GstVideoFrame frame;          /* out, mapped for the engine to write */
+  GstClockTime running_time;    /* of the left frame: a live deadline */
+  GstClockTime submit_time;     /* spent in sd_engine_submit */
+} GstStereoDepthPending;
+
 struct _GstStereoDepth
 {
   GstAggregator parent;
@@ -34,6 +43,10 @@ struct _GstStereoDepth
   GstVideoInfo out_info;
   GstBufferPool *pool;
   SdEngine *engine;
+  GstStereoDepthPending pending[SD_ENGINE_MAX_IN_FLIGHT];       /* oldest first */
+  guint n_pending;
+  /* a drain outside aggregate() that failed: aggregate() returns it */
+  GstFlowReturn drain_flow;
 
   /* Protected by the object lock: written by the application thread
    * (properties) and by the streaming thread (statistics). */
@@ -41,6 +54,7 @@ struct _GstStereoDepth
   gboolean params_changed;
   GstStereoDepthBackend backend;
   gint cuda_device_id;
+  gint pairs_in_flight;
   gint64 max_time_difference;
   guint64 frames_processed;
   guint64 frames_dropped;

@@ -62,6 +62,34 @@ void sd_check_assert_output (GstBuffer * buf, const guint16 * ref,
  * free with g_free. */
 gchar *sd_check_auto_backend (const guint8 * left, const guint8 * right);
 
+/* Pushes GRAY8 frames of left and right images (packed) at pts. */
+void sd_check_push_pair (SdCheckPair * pair, const guint8 * left,
+    const guint8 * right, GstClockTime pts);
+
+/* Sends EOS on both inputs and waits for it on the output, so that every
+ * output buffer has arrived. */
+void sd_check_finish (SdCheckPair * pair);
+
+/* Pulls the next output buffer and checks its timestamps (a frame of the
+ * test rate at pts) and, when ref is not NULL, its content. */
+void sd_check_expect_output (SdCheckPair * pair, GstClockTime pts,
+    const guint16 * ref);
+
+/* Distinct pairs of the test size: the scene with its rows rotated, so
+ * that one pair's output cannot pass for another's, each with the CPU
+ * engine's disparity under params. */
+typedef struct
+{
+  guint8 left[SD_CHECK_WIDTH * SD_CHECK_HEIGHT];
+  guint8 right[SD_CHECK_WIDTH * SD_CHECK_HEIGHT];
+  guint16 *ref;
+} SdCheckImages;
+
+SdCheckImages *sd_check_images_new (const SdParams * params, guint n);
+void sd_check_images_free (SdCheckImages * images, guint n);
+void sd_check_push_images (SdCheckPair * pair, const SdCheckImages * images,
+    GstClockTime pts);
+
 /* The parameters the element tests run with: small and fast. */
 void sd_check_params (SdParams * params);
 

@@ -24,6 +24,8 @@ check_backend (const gchar * backend, GstVideoFormat lf, GstVideoFormat rf,
   sd_check_set_caps (p.right, gst_video_format_to_string (rf), W, H);
   gst_harness_push (p.left, sd_check_frame_new (lf, scene.left, W, H, 0));
   gst_harness_push (p.right, sd_check_frame_new (rf, scene.right, W, H, 0));
+  /* the pair may stay in flight until EOS */
+  sd_check_finish (&p);
   buf = gst_harness_pull (p.left);
   fail_unless (buf != NULL, "no output from backend %s", backend);
   sd_check_assert_output (buf, ref, W, H);
@@ -62,6 +64,62 @@ GST_START_TEST (test_auto_picks_cuda)
   check_backend ("auto", GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_I420, ref);
   g_free (choice);
   g_free (ref);
+}
+
+GST_END_TEST;
+
+/* Upstream is not live here, so auto keeps a pair in flight: it comes out
+ * when the next one arrives, the last one at EOS, each as the CPU computes
+ * it; a parameter change and new caps between pairs go with their pairs. */
+GST_START_TEST (test_cuda_in_flight)
+{
+  SdParams params, params2;
+  SdCheckImages *images;
+  guint16 *ref2[2];
+  SdCheckPair p;
+  GstBuffer *buf;
+  guint i;
+
+  sd_check_params (&params);
+  params2 = params;
+  params2.num_disparities = 48;
+  params2.paths = 4;
+  images = sd_check_images_new (&params, 4);
+  for (i = 0; i < 2; i++)
+    ref2[i] = sd_check_reference (&params2, images[2 + i].left,
+        images[2 + i].right, W, H);
+
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  sd_check_push_images (&p, &images[0], 0);
+  sd_check_push_images (&p, &images[1], SD_CHECK_FRAME);
+  /* out once the second pair went in */
+  sd_check_expect_output (&p, 0, images[0].ref);
+  g_object_set (p.element, "num-disparities", 48, "paths", 4, NULL);
+  sd_check_push_images (&p, &images[2], 2 * SD_CHECK_FRAME);
+  sd_check_push_images (&p, &images[3], 3 * SD_CHECK_FRAME);
+  sd_check_set_caps (p.left, "GRAY8", W / 2, H / 2);
+  sd_check_set_caps (p.right, "GRAY8", W / 2, H / 2);
+  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.left, W / 2, H / 2, 4 * SD_CHECK_FRAME));
+  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.right, W / 2, H / 2, 4 * SD_CHECK_FRAME));
+  sd_check_finish (&p);
+
+  sd_check_expect_output (&p, SD_CHECK_FRAME, images[1].ref);
+  for (i = 0; i < 2; i++)
+    sd_check_expect_output (&p, (2 + i) * SD_CHECK_FRAME, ref2[i]);
+  buf = gst_harness_pull (p.left);
+  fail_unless (buf != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), 4 * SD_CHECK_FRAME);
+  fail_unless_equals_int (gst_buffer_get_size (buf), W / 2 * H / 2 * 2);
+  gst_buffer_unref (buf);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (images, 4);
+  for (i = 0; i < 2; i++)
+    g_free (ref2[i]);
 }
 
 GST_END_TEST;
@@ -113,6 +171,7 @@ cuda_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_every_format);
   tcase_add_test (tc, test_auto_picks_cuda);
+  tcase_add_test (tc, test_cuda_in_flight);
   tcase_add_test (tc, test_two_elements);
   return s;
 }

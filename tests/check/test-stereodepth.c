@@ -1,5 +1,6 @@
 /* stereodepth element tests: caps, pairing, EOS, flushing, renegotiation,
- * properties, state changes, and bit-identity with SdEngine. */
+ * properties, state changes, pairs in flight, and bit-identity with
+ * SdEngine. */
 #include <gst/app/gstappsink.h>
 
 #include "sd-check.h"
@@ -24,25 +25,6 @@ push_right (SdCheckPair * p, GstVideoFormat format, GstClockTime pts)
           sd_check_frame_new (format, scene.right, W, H, pts)), GST_FLOW_OK);
 }
 
-/* Sends EOS on both inputs and waits for it on the output, so that every
- * output buffer has arrived. */
-static void
-finish (SdCheckPair * p)
-{
-  GstEvent *event;
-
-  gst_harness_push_event (p->left, gst_event_new_eos ());
-  gst_harness_push_event (p->right, gst_event_new_eos ());
-  while ((event = gst_harness_pull_event (p->left))) {
-    gboolean eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
-
-    gst_event_unref (event);
-    if (eos)
-      return;
-  }
-  fail ("no EOS on the output");
-}
-
 static guint64
 get_u64 (SdCheckPair * p, const gchar * name)
 {
@@ -52,14 +34,17 @@ get_u64 (SdCheckPair * p, const gchar * name)
   return v;
 }
 
-/* A pair with GRAY8 caps of the test size on both inputs. */
+/* A pair with GRAY8 caps of the test size on both inputs; pairs-in-flight
+ * is set first (the latency follows it). */
 static void
-start_gray (SdCheckPair * p, gboolean live)
+start_gray (SdCheckPair * p, gboolean live, gint pairs_in_flight)
 {
   sd_check_pair_init (p, live);
+  g_object_set (p->element, "pairs-in-flight", pairs_in_flight, NULL);
   sd_check_set_caps (p->left, "GRAY8", W, H);
   sd_check_set_caps (p->right, "GRAY8", W, H);
 }
+
 
 /* Waits for the element's error message and returns its GError. */
 static GError *
@@ -73,21 +58,6 @@ wait_error (SdCheckPair * p)
   gst_message_parse_error (msg, &err, NULL);
   gst_message_unref (msg);
   return err;
-}
-
-/* Pulls the next output buffer and checks its time and content. */
-static void
-expect_output (SdCheckPair * p, GstClockTime pts, const guint16 * ref)
-{
-  GstBuffer *buf = gst_harness_pull (p->left);
-
-  fail_unless (buf != NULL);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), pts);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), FRAME);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), pts / FRAME);
-  if (ref)
-    sd_check_assert_output (buf, ref, W, H);
-  gst_buffer_unref (buf);
 }
 
 static guint16 *
@@ -121,7 +91,7 @@ GST_START_TEST (test_every_format)
     sd_check_set_caps (p.right, gst_video_format_to_string (rf), W, H);
     push_left (&p, lf, 0);
     push_right (&p, rf, 0);
-    expect_output (&p, 0, ref);
+    sd_check_expect_output (&p, 0, ref);
 
     caps = gst_pad_get_current_caps (p.left->sinkpad);
     s = gst_caps_get_structure (caps, 0);
@@ -226,14 +196,14 @@ GST_START_TEST (test_pairing_jitter)
   SdCheckPair p;
   guint i;
 
-  start_gray (&p, FALSE);
+  start_gray (&p, FALSE, 0);
   for (i = 0; i < G_N_ELEMENTS (jitter_ms); i++) {
     push_left (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME);
     push_right (&p, GST_VIDEO_FORMAT_GRAY8, (i + 1) * FRAME +
         jitter_ms[i] * GST_MSECOND);
-    expect_output (&p, (i + 1) * FRAME, ref);
+    sd_check_expect_output (&p, (i + 1) * FRAME, ref);
   }
-  finish (&p);
+  sd_check_finish (&p);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"),
       G_N_ELEMENTS (jitter_ms));
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 0);
@@ -260,14 +230,14 @@ check_pairing (const guint * left_frames, guint n_left,
     for (j = 0; j < n_right; j++)
       common += left_frames[i] == right_frames[j];
 
-  start_gray (&p, FALSE);
+  start_gray (&p, FALSE, 0);
   while (li < n_left || ri < n_right) {
     if (li < n_left && (ri == n_right || left_frames[li] <= right_frames[ri]))
       push_left (&p, GST_VIDEO_FORMAT_GRAY8, left_frames[li++] * FRAME);
     else
       push_right (&p, GST_VIDEO_FORMAT_GRAY8, right_frames[ri++] * FRAME);
   }
-  finish (&p);
+  sd_check_finish (&p);
 
   fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), common);
   while ((buf = gst_harness_try_pull (p.left))) {
@@ -327,7 +297,7 @@ GST_START_TEST (test_pairing_rates)
     }
     push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
   }
-  finish (&p);
+  sd_check_finish (&p);
   fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), 3);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 3);
   sd_check_pair_clear (&p);
@@ -349,7 +319,7 @@ GST_START_TEST (test_max_time_difference)
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   /* 1 ms apart: a pair */
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 3 * GST_MSECOND);
-  finish (&p);
+  sd_check_finish (&p);
   fail_unless_equals_int (gst_harness_buffers_in_queue (p.left), 1);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
   sd_check_pair_clear (&p);
@@ -358,19 +328,23 @@ GST_START_TEST (test_max_time_difference)
 GST_END_TEST;
 
 /* EOS on one input ends the output once no pair can be formed; what the
- * other input still had is counted as dropped. */
-GST_START_TEST (test_eos_one_side)
+ * other input still had is counted as dropped, and the pair in flight (with
+ * pairs_in_flight 2) still comes out. */
+static void
+check_eos_one_side (gint pairs_in_flight)
 {
+  SdParams params;
+  SdCheckImages *pairs;
   SdCheckPair p;
   GstEvent *event;
   gboolean eos = FALSE;
   guint i;
 
-  start_gray (&p, FALSE);
-  for (i = 0; i < 3; i++) {
-    push_left (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
-    push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
-  }
+  sd_check_params (&params);
+  pairs = sd_check_images_new (&params, 3);
+  start_gray (&p, FALSE, pairs_in_flight);
+  for (i = 0; i < 3; i++)
+    sd_check_push_images (&p, &pairs[i], i * FRAME);
   gst_harness_push_event (p.left, gst_event_new_eos ());
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 3 * FRAME);
 
@@ -379,12 +353,51 @@ GST_START_TEST (test_eos_one_side)
     gst_event_unref (event);
   }
   fail_unless (eos);
+  for (i = 0; i < 3; i++)
+    sd_check_expect_output (&p, i * FRAME, pairs[i].ref);
   fail_unless_equals_int (gst_harness_buffers_received (p.left), 3);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
   sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, 3);
+}
+
+GST_START_TEST (test_eos_one_side)
+{
+  check_eos_one_side (0);
+  check_eos_one_side (2);
 }
 
 GST_END_TEST;
+
+/* Flushes both inputs as a flushing seek does, waits for the flush on the
+ * output, and starts new segments at start. */
+static void
+flush_to (SdCheckPair * p, GstClockTime start)
+{
+  guint32 seqnum = gst_util_seqnum_next ();
+  gboolean flush_stop = FALSE;
+  GstEvent *event;
+  GstSegment segment;
+
+  event = gst_event_new_flush_start ();
+  gst_event_set_seqnum (event, seqnum);
+  gst_harness_push_event (p->left, gst_event_ref (event));
+  gst_harness_push_event (p->right, event);
+  event = gst_event_new_flush_stop (TRUE);
+  gst_event_set_seqnum (event, seqnum);
+  gst_harness_push_event (p->left, gst_event_ref (event));
+  gst_harness_push_event (p->right, event);
+  while (!flush_stop && (event = gst_harness_pull_event (p->left))) {
+    flush_stop = GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP;
+    gst_event_unref (event);
+  }
+  fail_unless (flush_stop);
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.start = segment.time = start;
+  gst_harness_push_event (p->left, gst_event_new_segment (&segment));
+  gst_harness_push_event (p->right, gst_event_new_segment (&segment));
+}
 
 /* A flush (as a flushing seek sends) discards waiting frames, and the
  * stream goes on from a new segment. */
@@ -392,39 +405,17 @@ GST_START_TEST (test_flush)
 {
   guint16 *ref = reference ();
   SdCheckPair p;
-  GstEvent *event;
-  GstSegment segment;
-  guint32 seqnum = gst_util_seqnum_next ();
-  gboolean flush_stop = FALSE;
 
-  start_gray (&p, FALSE);
+  start_gray (&p, FALSE, 0);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  expect_output (&p, 0, ref);
+  sd_check_expect_output (&p, 0, ref);
   /* an unpaired frame waiting when the flush comes */
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
-
-  event = gst_event_new_flush_start ();
-  gst_event_set_seqnum (event, seqnum);
-  gst_harness_push_event (p.left, gst_event_ref (event));
-  gst_harness_push_event (p.right, event);
-  event = gst_event_new_flush_stop (TRUE);
-  gst_event_set_seqnum (event, seqnum);
-  gst_harness_push_event (p.left, gst_event_ref (event));
-  gst_harness_push_event (p.right, event);
-  while (!flush_stop && (event = gst_harness_pull_event (p.left))) {
-    flush_stop = GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP;
-    gst_event_unref (event);
-  }
-  fail_unless (flush_stop);
-
-  gst_segment_init (&segment, GST_FORMAT_TIME);
-  segment.start = segment.time = 10 * FRAME;
-  gst_harness_push_event (p.left, gst_event_new_segment (&segment));
-  gst_harness_push_event (p.right, gst_event_new_segment (&segment));
+  flush_to (&p, 10 * FRAME);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 10 * FRAME);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 10 * FRAME);
-  expect_output (&p, 10 * FRAME, ref);
+  sd_check_expect_output (&p, 10 * FRAME, ref);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), 2);
   sd_check_pair_clear (&p);
   g_free (ref);
@@ -471,20 +462,42 @@ GST_START_TEST (test_flushing_seek)
 
 GST_END_TEST;
 
-/* New caps with another size mid-stream: the output follows. */
-GST_START_TEST (test_renegotiate)
+/* Counts output buffers whose size is not that of the caps current on the
+ * output when they arrive. */
+static GstPadProbeReturn
+count_off_caps (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  GstVideoInfo vinfo;
+
+  if (!caps || !gst_video_info_from_caps (&vinfo, caps)
+      || gst_buffer_get_size (GST_PAD_PROBE_INFO_BUFFER (info)) !=
+      GST_VIDEO_INFO_SIZE (&vinfo))
+    g_atomic_int_inc ((gint *) user_data);
+  if (caps)
+    gst_caps_unref (caps);
+  return GST_PAD_PROBE_OK;
+}
+
+/* New caps with another size mid-stream: the output follows; a pair in
+ * flight (pairs_in_flight 2) goes out first, under the caps it was made
+ * for. */
+static void
+check_renegotiate (gint pairs_in_flight)
+{
+  SdParams params;
+  SdCheckImages *pair;
   SdCheckPair p;
   GstBuffer *buf;
   GstCaps *caps;
-  gint w;
+  gint w, off_caps = 0;
 
-  start_gray (&p, FALSE);
-  push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  buf = gst_harness_pull (p.left);
-  fail_unless_equals_int (gst_buffer_get_size (buf), W * H * 2);
-  gst_buffer_unref (buf);
+  sd_check_params (&params);
+  pair = sd_check_images_new (&params, 1);
+  start_gray (&p, FALSE, pairs_in_flight);
+  gst_pad_add_probe (p.left->sinkpad, GST_PAD_PROBE_TYPE_BUFFER,
+      count_off_caps, &off_caps, NULL);
+  sd_check_push_images (&p, pair, 0);
 
   sd_check_set_caps (p.left, "RGB", W / 2, H / 2);
   sd_check_set_caps (p.right, "I420", W / 2, H / 2);
@@ -492,16 +505,27 @@ GST_START_TEST (test_renegotiate)
           scene.left, W / 2, H / 2, FRAME));
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_I420,
           scene.right, W / 2, H / 2, FRAME));
+  sd_check_finish (&p);
+  sd_check_expect_output (&p, 0, pair->ref);
   buf = gst_harness_pull (p.left);
   fail_unless (buf != NULL);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), FRAME);
   fail_unless_equals_int (gst_buffer_get_size (buf), W / 2 * H / 2 * 2);
   gst_buffer_unref (buf);
+  fail_unless_equals_int (g_atomic_int_get (&off_caps), 0);
   caps = gst_pad_get_current_caps (p.left->sinkpad);
   fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
           "width", &w));
   fail_unless_equals_int (w, W / 2);
   gst_caps_unref (caps);
   sd_check_pair_clear (&p);
+  sd_check_images_free (pair, 1);
+}
+
+GST_START_TEST (test_renegotiate)
+{
+  check_renegotiate (0);
+  check_renegotiate (2);
 }
 
 GST_END_TEST;
@@ -515,10 +539,10 @@ GST_START_TEST (test_properties_while_playing)
   SdCheckPair p;
   gint p1;
 
-  start_gray (&p, FALSE);
+  start_gray (&p, FALSE, 0);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  expect_output (&p, 0, ref);
+  sd_check_expect_output (&p, 0, ref);
 
   sd_check_params (&params);
   params.num_disparities = 24;
@@ -531,7 +555,7 @@ GST_START_TEST (test_properties_while_playing)
   gst_util_set_object_arg (G_OBJECT (p.element), "cost", "ad");
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
-  expect_output (&p, FRAME, ref2);
+  sd_check_expect_output (&p, FRAME, ref2);
 
   /* p1 above p2 is refused, and so is an even rank window */
   g_object_set (p.element, "p1", params.p2 + 1, "rank-window", 6, NULL);
@@ -541,7 +565,7 @@ GST_START_TEST (test_properties_while_playing)
   fail_unless_equals_int (p1, params.rank_window);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 2 * FRAME);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 2 * FRAME);
-  expect_output (&p, 2 * FRAME, ref2);
+  sd_check_expect_output (&p, 2 * FRAME, ref2);
 
   sd_check_pair_clear (&p);
   g_free (ref);
@@ -581,14 +605,14 @@ GST_START_TEST (test_every_algorithm)
       sd_engine_free (engine);
     }
 
-    start_gray (&p, FALSE);
+    start_gray (&p, FALSE, 0);
     gst_util_set_object_arg (G_OBJECT (p.element), "algorithm",
         sd_algorithm_entries[a].nick);
     g_object_set (p.element, "sigma", 0.5f, "data-trunc", 20.0f, NULL);
     push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
     push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
     if (ref) {
-      expect_output (&p, 0, ref);
+      sd_check_expect_output (&p, 0, ref);
     } else {
       GError *error = wait_error (&p);
 
@@ -612,7 +636,7 @@ GST_START_TEST (test_live_timeout)
   gboolean live;
   GstQuery *query;
 
-  start_gray (&p, TRUE);
+  start_gray (&p, TRUE, 0);
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   fail_unless (gst_harness_crank_single_clock_wait (p.left));
   while (get_u64 (&p, "frames-dropped") == 0)
@@ -627,7 +651,7 @@ GST_START_TEST (test_live_timeout)
 
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
-  expect_output (&p, FRAME, ref);
+  sd_check_expect_output (&p, FRAME, ref);
   fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 1);
   sd_check_pair_clear (&p);
   g_free (ref);
@@ -652,7 +676,7 @@ GST_START_TEST (test_backend_error)
     return;                     /* CUDA works here: nothing to refuse */
   }
   /* the engine is created with the first pair, so this still counts */
-  start_gray (&p, FALSE);
+  start_gray (&p, FALSE, 0);
   gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
@@ -680,6 +704,163 @@ GST_START_TEST (test_backend_auto)
   g_free (choice);
   if (engine)
     sd_engine_free (engine);
+}
+
+GST_END_TEST;
+
+/* ---- two pairs in flight (pairs-in-flight=2, on the CPU backend, which
+ * computes in submit and hands the output over when the next pair comes) */
+
+#define N_FLIGHT 5
+
+
+
+/* Starts a stream with two pairs in flight and pushes the first of n
+ * distinct pairs. */
+static SdCheckImages *
+start_first_in_flight (SdCheckPair * p, gboolean live, guint n)
+{
+  SdParams params;
+  SdCheckImages *pairs;
+
+  sd_check_params (&params);
+  pairs = sd_check_images_new (&params, n);
+  start_gray (p, live, 2);
+  sd_check_push_images (p, &pairs[0], 0);
+  return pairs;
+}
+
+/* Pushes the second pair as well and pulls the first output: the second
+ * pair is then in the engine. */
+static SdCheckImages *
+start_second_in_flight (SdCheckPair * p, guint n)
+{
+  SdCheckImages *pairs = start_first_in_flight (p, FALSE, n);
+
+  sd_check_push_images (p, &pairs[1], FRAME);
+  sd_check_expect_output (p, 0, pairs[0].ref);
+  return pairs;
+}
+
+/* A pair's output waits in the element until the next pair comes; EOS
+ * pushes the last one: N pairs in, N disparities out, in order, with their
+ * timestamps and the engine's bits. */
+GST_START_TEST (test_in_flight_eos)
+{
+  SdCheckPair p;
+  SdCheckImages *pairs = start_second_in_flight (&p, N_FLIGHT);
+  guint i;
+
+  /* the second stays in flight until the third pair comes */
+  g_usleep (50 * 1000);
+  fail_unless (gst_harness_try_pull (p.left) == NULL);
+  for (i = 2; i < N_FLIGHT; i++)
+    sd_check_push_images (&p, &pairs[i], i * FRAME);
+  sd_check_finish (&p);
+  for (i = 1; i < N_FLIGHT; i++)
+    sd_check_expect_output (&p, i * FRAME, pairs[i].ref);
+  fail_unless_equals_int (gst_harness_buffers_received (p.left), N_FLIGHT);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), N_FLIGHT);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 0);
+  fail_unless (get_u64 (&p, "mean-process-time") > 0);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, N_FLIGHT);
+}
+
+GST_END_TEST;
+
+/* A drain query (a decoder or appsrc asking for everything before it)
+ * pushes the pair in flight. */
+GST_START_TEST (test_in_flight_drain_query)
+{
+  SdCheckPair p;
+  SdCheckImages *pairs = start_first_in_flight (&p, FALSE, 1);
+  GstQuery *query;
+
+  query = gst_query_new_drain ();
+  gst_pad_peer_query (p.left->srcpad, query);
+  gst_query_unref (query);
+  sd_check_expect_output (&p, 0, pairs[0].ref);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, 1);
+}
+
+GST_END_TEST;
+
+/* A flush discards the pair in flight (never pushed, not counted); the
+ * stream goes on from the new segment. */
+GST_START_TEST (test_in_flight_flush)
+{
+  SdCheckPair p;
+  SdCheckImages *pairs = start_second_in_flight (&p, N_FLIGHT);
+
+  flush_to (&p, 10 * FRAME);
+  sd_check_push_images (&p, &pairs[2], 10 * FRAME);
+  sd_check_push_images (&p, &pairs[3], 11 * FRAME);
+  sd_check_finish (&p);
+  sd_check_expect_output (&p, 10 * FRAME, pairs[2].ref);
+  sd_check_expect_output (&p, 11 * FRAME, pairs[3].ref);
+  fail_unless (gst_harness_try_pull (p.left) == NULL);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), 3);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, N_FLIGHT);
+}
+
+GST_END_TEST;
+
+/* Parameters changed while a pair is in flight apply from the next pair:
+ * the pair in flight keeps those it was submitted with. */
+GST_START_TEST (test_in_flight_properties)
+{
+  SdCheckPair p;
+  SdCheckImages *pairs = start_second_in_flight (&p, 3);
+  SdParams params2;
+  guint16 *ref2;
+
+  sd_check_params (&params2);
+  params2.num_disparities = 24;
+  params2.cost = SD_COST_AD;
+  ref2 = sd_check_reference (&params2, pairs[2].left, pairs[2].right, W, H);
+  g_object_set (p.element, "num-disparities", 24, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "cost", "ad");
+  sd_check_push_images (&p, &pairs[2], 2 * FRAME);
+  sd_check_finish (&p);
+  sd_check_expect_output (&p, FRAME, pairs[1].ref);
+  sd_check_expect_output (&p, 2 * FRAME, ref2);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, 3);
+  g_free (ref2);
+}
+
+GST_END_TEST;
+
+/* Live, with two pairs in flight: the element reports two frames of
+ * latency, and a pair whose successor does not come is pushed once that
+ * latency has passed. */
+GST_START_TEST (test_in_flight_live)
+{
+  SdCheckPair p;
+  SdCheckImages *pairs = start_first_in_flight (&p, TRUE, 2);
+  GstClockTime min, max;
+  gboolean live;
+  GstQuery *query;
+
+  fail_unless (gst_harness_crank_single_clock_wait (p.left));
+  sd_check_expect_output (&p, 0, pairs[0].ref);
+
+  /* asked once the caps are in */
+  query = gst_query_new_latency ();
+  fail_unless (gst_pad_peer_query (p.left->sinkpad, query));
+  gst_query_parse_latency (query, &live, &min, &max);
+  fail_unless (live);
+  fail_unless_equals_uint64 (min, 2 * FRAME);
+  gst_query_unref (query);
+  sd_check_push_images (&p, &pairs[1], FRAME);
+  fail_unless (gst_harness_crank_single_clock_wait (p.left));
+  sd_check_expect_output (&p, FRAME, pairs[1].ref);
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-dropped"), 0);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (pairs, 2);
 }
 
 GST_END_TEST;
@@ -746,6 +927,11 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_backend_error);
   tcase_add_test (tc, test_backend_auto);
   tcase_add_test (tc, test_state_cycles);
+  tcase_add_test (tc, test_in_flight_eos);
+  tcase_add_test (tc, test_in_flight_drain_query);
+  tcase_add_test (tc, test_in_flight_flush);
+  tcase_add_test (tc, test_in_flight_properties);
+  tcase_add_test (tc, test_in_flight_live);
   return s;
 }
 

@@ -1,16 +1,18 @@
 #!/bin/bash
 # Everything the CUDA backend needs a GPU for, in one call of the GPU
-# machine: the CPU-agreement test (in parallel parts), compute-sanitizer
-# memcheck and racecheck on small inputs, and the benchmarks of issue 4.
+# machine: the CPU-agreement test (in parallel parts), pairs in flight
+# against process (test-async), compute-sanitizer memcheck and racecheck on
+# small inputs, and the benchmarks of issue 4.
 # Logs go to $OUT/logs.tar.gz; a short table is printed last.
 #
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
-#   BIN_DIR  holds test-cuda-agreement and sd-bench (default .gpu)
+#   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
 #   STEPS    any of "test sanitize bench profile" (default the first three)
 # Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
 #   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
-#   build-cuda/tests/sd-bench .gpu/ && cp -r ../shared/data/stereo .gpu/
+#   build-cuda/tests/engine/test-async build-cuda/tests/sd-bench .gpu/
+#   && cp -r ../shared/data/stereo .gpu/
 set -u
 BIN=${1:-.gpu}
 DATA=${2:-$BIN/stereo}
@@ -41,6 +43,15 @@ if [[ " $STEPS " == *" test "* ]]; then
     done
   done
 fi
+if [[ " $STEPS " == *" test "* ]]; then
+  # with the copies on their own streams (the default) and on the kernels'
+  for v in default SD_CUDA_COPY_STREAMS=0; do
+    e=$v
+    [ "$v" = default ] && e=""
+    env $e "$BIN/test-async" cuda > "$LOGS/async-${v//=/_}.log" 2>&1
+    summary+=("test-async cuda $v|exit $?; $(grep -c 'check failed' "$LOGS/async-${v//=/_}.log") failed checks")
+  done
+fi
 san_pids=()
 if [[ " $STEPS " == *" sanitize "* ]]; then
   timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
@@ -58,6 +69,10 @@ if [[ " $STEPS " == *" sanitize "* ]]; then
   san_pids+=($!)
   SD_CUDA_FUSED_WTA=1 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck-fused.log" 2>&1 &
+  san_pids+=($!)
+  # pairs in flight: three streams, slots reused as they are collected
+  timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+    "$BIN/test-async" cuda > "$LOGS/memcheck-async.log" 2>&1 &
   san_pids+=($!)
 fi
 
@@ -88,7 +103,10 @@ if [ ${#san_pids[@]} -gt 0 ]; then
   rf=$?
   wait "${san_pids[4]}"
   mf=$?
+  wait "${san_pids[5]}"
+  ma=$?
   summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
+  summary+=("memcheck test-async cuda|exit $ma; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-async.log" | tail -1)")
   summary+=("memcheck costs per path (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
   summary+=("racecheck fused WTA (quick, all)|exit $rf; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck-fused.log" | tail -1)")
   summary+=("memcheck fused WTA (quick 0/2)|exit $mf; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-fused.log" | tail -1)")
@@ -121,7 +139,8 @@ if [[ " $STEPS " == *" bench "* ]]; then
     e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
     wall=$(sed -n 's/.*median \([0-9.]*\) ms (wall clock).*/\1/p' <<< "$line")
     stages=$(sed -n 's/cuda stages (device memory, medians): //p' "$log")
-    summary+=("bench $size D=$d paths=$paths p2=$p2 ${env:-default}|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall); $stages")
+    pipe=$(sed -n 's/^pipelined: \([0-9.]*\) ms a pair.*/\1/p' "$log")
+    summary+=("bench $size D=$d paths=$paths p2=$p2 ${env:-default}|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall), $pipe ms a pair with two in flight (wall); $stages")
   done
 fi
 
