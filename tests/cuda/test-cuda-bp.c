@@ -9,7 +9,8 @@
  * tiled-bp kernels cannot run a setting, the CUDA backend must refuse it
  * with a sentence and auto must run it on the CPU.
  *
- * usage: test-cuda-bp [DATA_DIR]; exits 77 (skipped) without a device. */
+ * usage: test-cuda-bp [DATA_DIR | --small]; exits 77 (skipped) without a
+ * device.  --small runs only tiled-bp's tile cases on a small image. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,10 +260,10 @@ test_two_engines (SdAlgorithm algorithm)
   sd_synth_free (&b);
 }
 
-/* tiled-bp: tile sizes that cut the image into partial tiles, and the
+/* tiled-bp: tile sizes that cut a w x h image into partial tiles, and the
  * iteration counts, on one scene; and tiles too large for shared memory */
 static void
-test_tiles (void)
+test_tiles (int w, int h)
 {
   const SdSynthLayer planes[] = {
     {0, 0, 0, 0, 6, 0, 0}, {30, 20, 100, 90, 18, 0, 0},
@@ -273,7 +274,7 @@ test_tiles (void)
     int tile, outer, inner;
   } cases[] = { {4, 1, 1}, {7, 2, 3}, {10, 4, 2}, {12, 1, 4}, {15, 3, 1} };
   SdSynthPair pair;
-  sd_synth_render (&pair, 203, 151, planes, 3, 6);
+  sd_synth_render (&pair, w, h, planes, 3, 6);
   SdPlane l = { pair.left, pair.width, pair.height, (size_t) pair.width,
     SD_PIXEL_GRAY8
   };
@@ -290,7 +291,7 @@ test_tiles (void)
     p.outer_iterations = cases[i].outer;
     p.inner_iterations = cases[i].inner;
     char what[128];
-    snprintf (what, sizeof (what), "tiled-bp 203x151 D=40 %d/%d/%d",
+    snprintf (what, sizeof (what), "tiled-bp %dx%d D=40 %d/%d/%d", w, h,
         p.tile_size, p.outer_iterations, p.inner_iterations);
     SD_CHECK (!refused (what, &p), "%s: refused", what);
     free (agree (what, &p, &l, &r));
@@ -315,7 +316,12 @@ main (int argc, char **argv)
   const SdAlgorithm algorithms[] = { SD_ALGORITHM_HBP,
     SD_ALGORITHM_TILED_BP
   };
-  test_tiles ();
+  if (argc > 1 && strcmp (argv[1], "--small") == 0) {
+    /* what compute-sanitizer's racecheck can go through in minutes */
+    test_tiles (45, 23);
+    return sd_test_exit ("test-cuda-bp --small");
+  }
+  test_tiles (203, 151);
   for (int a = 0; a < 2; a++) {
     test_scenes (algorithms[a]);
     test_two_engines (algorithms[a]);
