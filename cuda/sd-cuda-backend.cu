@@ -269,7 +269,8 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * pre,
   b.cost_volume = s->cost_volume;
   b.mixed_sources = s->cost_volume_mode >= 2 ? s->cost_volume_mode - 1 : 0;
   /* twelve steps of reads in flight pay up to 128 disparities; with 256
-   * the registers they take cost more occupancy than they give (run 7) */
+   * the registers they take cost more occupancy than they give (run 7),
+   * and eight do best there (run 24) */
   b.deep_reads = s->deep_reads >= 0 ? s->deep_reads :
       p->num_disparities <= 128;
   b.wide = s->wide;

@@ -344,9 +344,12 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
     }
   };
   /* a ring of RING reads in flight: the cost volume comes from device
-   * memory (hundreds of cycles), census rows mostly from the caches */
+   * memory (hundreds of cycles), census rows mostly from the caches.  With
+   * 8-bit paths above 128 disparities (SD_SRC_VOLUME), 8 measured best: 4,
+   * 6 and 7 took 5 to 7 % longer at 3840x2160/256, 12 13 % longer, 10 the
+   * same as 8 (docs/performance.md, run 24) */
   const int RING = SRC == SD_SRC_VOLUME_DEEP ? (U8 ? 12 : 6) :
-      SRC == SD_SRC_VOLUME ? (U8 ? 6 : 3) : 2;
+      SRC == SD_SRC_VOLUME ? (U8 ? 8 : 3) : 2;
   In ring[RING];
 #pragma unroll
   for (int r = 0; r < RING; r++)
