@@ -219,16 +219,16 @@ visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
     up[i] = 0.0f;
   const float *tile_data = a.data + ((size_t) ty * a.tiles_x + tx) * T * T *
       D;
-#pragma unroll 4
-  for (int i = tid; i < T * T * D; i += nt) {
-    const int k = i % D, x = (i / D) % T, y = i / D / T;
-    data[y * l.data_row + x * P + k] = tile_data[i];
+  /* a pixel a thread, its D floats unrolled: no division per float */
+  for (int i = tid; i < T * T; i += nt) {
+    float v[K];
+    load (v, tile_data + (size_t) i * D, D);
+    store (data + (i / T) * l.data_row + (i % T) * P, v, D);
   }
   __syncthreads ();
 
-  /* what the neighbours sent, into the halo */
-  for (int i = tid; i < 2 * (w + h) * D; i += nt) {
-    const int k = i % D, e = i / D;
+  /* what the neighbours sent, into the halo: an edge pixel a thread */
+  for (int e = tid; e < 2 * (w + h); e += nt) {
     float *dst;
     const float *src = NULL;
     if (e < h) {                /* from the left tile, which sent east */
@@ -250,8 +250,11 @@ visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
         src = edge_message (a, tx, ty + 1, SD_BP_FROM_ABOVE,
             x0 + e - 2 * h - w);
     }
-    if (src)
-      dst[k] = src[k];
+    if (src) {
+      float v[K];
+      load (v, src, D);
+      store (dst, v, D);
+    }
   }
   __syncthreads ();
 
@@ -311,15 +314,23 @@ visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
     return;
   /* beliefs: data + below + above + right + left, sd_bp_beliefs' order */
   const int pitch = sd_cuda_bp_pitch (a.w);
-  for (int i = tid; i < w * h * D; i += nt) {
-    const int k = i % D, x = (i / D) % w + 1, y = i / D / w + 1;
-    const int g = y * R + x * P + k;
-    float b = data[(y - 1) * l.data_row + (x - 1) * P + k];
-    b = __fadd_rn (b, up[g + R]);
-    b = __fadd_rn (b, down[g - R]);
-    b = __fadd_rn (b, left[g + P]);
-    b = __fadd_rn (b, right[g - P]);
-    a.belief[sd_cuda_bp_at (x0 + x - 1, y0 + y - 1, k, D, pitch)] = b;
+  for (int i = tid; i < w * h; i += nt) {
+    const int x = i % w + 1, y = i / w + 1;
+    const int g = y * R + x * P;
+    const float *d = data + (y - 1) * l.data_row + (x - 1) * P;
+    float *out = a.belief + sd_cuda_bp_at (x0 + x - 1, y0 + y - 1, 0, D,
+        pitch);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      if (k >= D)
+        break;
+      float b = d[k];
+      b = __fadd_rn (b, up[g + R + k]);
+      b = __fadd_rn (b, down[g - R + k]);
+      b = __fadd_rn (b, left[g + P + k]);
+      b = __fadd_rn (b, right[g - P + k]);
+      out[(size_t) k * pitch] = b;
+    }
   }
 }
 
