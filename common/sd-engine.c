@@ -263,8 +263,13 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
         e->in_flight, e->in_flight == 1 ? " is" : "s are",
         e->in_flight == 1 ? "it" : "them");
   if ((st = check_pair (left, right, err)) != SD_OK
-      || (st = check_output (out, left->width, left->height, err)) != SD_OK
-      || (st = sd_engine_submit (e, left, right, err)) != SD_OK)
+      || (st = check_output (out, left->width, left->height, err)) != SD_OK)
+    return st;
+  /* a synchronous backend writes out itself, without the pair buffer and
+   * the copy out of it that submit and collect would cost */
+  if (!e->backend->submit)
+    return e->backend->process (e->state, &e->params, left, right, out, err);
+  if ((st = sd_engine_submit (e, left, right, err)) != SD_OK)
     return st;
   return sd_engine_collect (e, out, err);
 }

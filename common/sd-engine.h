@@ -88,7 +88,8 @@ const SdParams *sd_engine_get_params (const SdEngine * engine);
 
 /* Computes the disparity of left against right into out (GRAY16, same size,
  * the output contract: 16 * d, 0 = invalid): sd_engine_submit, then
- * sd_engine_collect.  Refused while pairs are in flight. */
+ * sd_engine_collect, or the backend's process straight into out where it
+ * has no submit.  Refused while pairs are in flight. */
 SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
     const SdPlane * right, SdPlane * out, SdError * err);
 
