@@ -1,5 +1,7 @@
 /* Tiled belief propagation on the GPU (algorithm=tiled-bp), after the CPU
- * reference common/cpu/tiledbp.c, which says what a tile visit is.
+ * reference common/cpu/tiledbp.c, which says what a tile visit is and why
+ * it computes in fixed point: every operation is exact, so the order of
+ * sums and minima is free here and the labels are still the CPU's.
  *
  * Order: the tiles of one anti-diagonal (tx + ty = d) never touch each
  * other and read only what the diagonals before (raster pass) or after
@@ -8,182 +10,232 @@
  * engine's stream.  The launches of every pass are captured once per
  * (size, parameters) into a CUDA graph and replayed: measured on an H100,
  * 0.3 to 5 % faster than one cooperative launch with a grid sync between
- * diagonals (docs/performance.md).
+ * diagonals (docs/performance.md).  Each launch after the first is
+ * programmatic (PDL): it may start while the one before runs, clears its
+ * tile and loads its data costs, which no diagonal writes, and only then
+ * waits (cudaGridDependencySynchronize) for the diagonal before to finish
+ * before it reads the edge messages that diagonal sent.
  *
  * A visit keeps the tile in shared memory as the CPU's grid: data costs
  * and the four message arrays with a one-pixel halo for what the
- * neighbours sent.  Pixels are an odd number of floats apart, and so are
- * rows, so that the threads of a sweep (one per row, or per column), which
- * all read disparity k of their own pixel at once, hit distinct banks.
- * The data costs are computed once per frame into a tile-major volume that
- * a visit copies with contiguous loads.  BP-M's right and left
- * sweeps read only the vertical messages and write one horizontal array
- * each, and the down and up sweeps the other way round, so each pair runs
- * at once: one thread per row or column and direction, 2T threads, every
- * pixel's message built in that thread's registers from the one it
- * received a step before.  That chain (2T messages per inner iteration,
- * times the tiles on a path through the diagonals) is what bounds the
- * time, so the message code is written for latency: the forward and
- * backward passes of the O(D) min-convolution run side by side.  They give
- * the CPU's bits: min(forward(k), backward(k)) is what the CPU's backward
- * pass over the forward one computes, because adding 1.0 and rounding is
- * monotonic, so a path that turns back never wins.  Every other operation
- * repeats the CPU's, in its order, with explicit round-to-nearest
- * intrinsics. */
+ * neighbours sent.  BP-M's right and left sweeps read only the vertical
+ * messages and write one horizontal array each, and the down and up sweeps
+ * the other way round, so each pair runs at once, a line (row or column)
+ * and direction to four threads, 8T threads.  A line's messages are a
+ * chain, each built from the one before (2T messages per inner iteration,
+ * times the tiles on a path through the diagonals), and that chain bounds
+ * the time: with one thread per line, one warp carried a tile's sweep and
+ * issued about 175 instructions a message (docs/performance.md).  Four
+ * threads share a message instead, a quarter of the labels each in
+ * registers: each runs the forward and backward passes of the
+ * min-convolution over its labels, takes what the lower (forward) and
+ * higher (backward) quarters end with and the smallest entry from the
+ * other three by shuffles, and finishes its labels.  In shared memory a
+ * quarter is 16-byte groups, and lines are spaced so that two lines' reads
+ * fall in distinct banks (line_stride). */
 #include "sd-cuda-bp.h"
 #include "sd-cuda-tiledbp.h"
 
-/* the CPU's side indices (sd_bp_incoming): the message a pixel receives
- * from below was sent up, and so on */
 #define SIDES 4
+/* threads that build one message, a quarter of the labels each */
+#define LANES 4
+/* a label above D: never a minimum, and a sum of it and messages (at most
+ * disc_trunc each) cannot overflow; the data costs hold it above D */
+#define ABSENT (1 << 30)
 
 typedef struct
 {
   const float *left, *right;    /* smoothed images */
-  float *data;                  /* data costs, tile by tile: T * T * D floats
-                                 * each, rows of T pixels */
+  int *data;                    /* fixed-point data costs, tile by tile:
+                                 * T * T pixels of K labels each (ABSENT
+                                 * from D on), rows of T pixels */
   /* what tile column c sent east / tile column c + 1 sent west, per image
    * row; what tile row r sent south / tile row r + 1 sent north, per
-   * image column (D floats each, as the CPU lays them out) */
-  float *east, *west, *south, *north;
+   * image column (D labels each, as the CPU lays them out) */
+  int *east, *west, *south, *north;
   float *belief;                /* sd-cuda-bp.h's layout */
-  int w, h, D, T, tiles_x, tiles_y, min_disparity, inner, outer;
-  float weight, trunc, disc_trunc;
+  int w, h, D, K, T, tiles_x, tiles_y, min_disparity, inner, outer;
+  int disc_trunc;
+  float weight, trunc;
 } TiledArgs;
 
 #define VISIT_THREADS 256
 
-/* 2T threads sweep; more copy and fill */
+/* 2T lines of LANES threads sweep; more copy and fill */
 static int
 visit_threads (int T)
 {
-  return max (VISIT_THREADS, 32 * sd_cuda_div_up (2 * T, 32));
+  return max (VISIT_THREADS, 32 * sd_cuda_div_up (2 * T * LANES, 32));
 }
 
-/* How a visit lays out shared memory: data costs for the T x T interior,
- * then the four message arrays over the (T + 2)^2 grid, in SdBpGrid's
- * order.  Offsets are in floats; pixel and row strides are odd. */
+/* The labels the kernels hold for D: 16, 32 or 64. */
+__host__ __device__ static inline int
+label_capacity (int D)
+{
+  return D <= 16 ? 16 : D <= 32 ? 32 : 64;
+}
+
+/* The spacing of two lines of a sweep (pixels or rows), at least n ints.
+ * Eight threads' 16-byte reads are served at once: two lines' four
+ * quarters.  With 16 labels a line's quarters fill 16 banks, so lines are
+ * 16 ints apart modulo 32; with more, a line's quarters are 32 bytes or
+ * more apart and the other line's must fall between them: 4 ints modulo 8
+ * (with 64 labels a line's own quarters still meet two by two). */
+__host__ __device__ static inline int
+line_stride (int n, int K)
+{
+  const int step = K == 16 ? 32 : 8, at = K == 16 ? 16 : 4;
+  return n + ((at - n % step) % step + step) % step;
+}
+
+/* How a visit lays out shared memory: five arrays over the (T + 2)^2
+ * grid, data costs first, then the messages in SdBpGrid's order.
+ * Offsets are in ints. */
 typedef struct
 {
-  int pixel;                    /* from one pixel to the next: D, or D + 1 */
-  int data_row, grid_row;       /* from one row to the next */
-  int grid;                     /* floats of one message array */
-  int total;                    /* floats of everything */
+  int pixel;                    /* from one pixel to the next */
+  int row;                      /* from one row to the next */
+  int grid;                     /* ints of one array */
+  int total;                    /* ints of everything */
 } VisitLayout;
-
-__host__ __device__ static inline int
-odd (int n)
-{
-  return n | 1;
-}
 
 __host__ __device__ static inline VisitLayout
 visit_layout (int T, int D)
 {
+  const int K = label_capacity (D);
   VisitLayout l;
-  l.pixel = odd (D);
-  l.data_row = odd (T * l.pixel);
-  l.grid_row = odd ((T + 2) * l.pixel);
-  l.grid = (T + 2) * l.grid_row;
-  l.total = T * l.data_row + SIDES * l.grid;
+  l.pixel = line_stride (K, K);
+  l.row = line_stride ((T + 2) * l.pixel, K);
+  l.grid = (T + 2) * l.row;
+  l.total = (1 + SIDES) * l.grid;
   return l;
 }
 
-/* sd_bp_message() with the message in registers: h[k] for k < D (+inf
- * above), the result in out. */
-template < int K > __device__ __forceinline__ void
-message (const float (&h)[K], int D, float disc_trunc, float (&out)[K])
+/* This thread's place among the LANES that build a message. */
+typedef struct
 {
-  float lowest = INFINITY, fwd[K], bwd[K];
+  int lane;                     /* which quarter of the labels */
+  unsigned mask;                /* the LANES threads, for shuffles */
+} Quarter;
+
+__device__ __forceinline__ Quarter
+quarter (void)
+{
+  Quarter q;
+  q.lane = threadIdx.x % LANES;
+  q.mask = 0xfu << (threadIdx.x % 32 / LANES * LANES);
+  return q;
+}
+
+/* sd_tiled_bp_message() by LANES threads: h holds this thread's quarter
+ * of data plus the three incoming messages and becomes its quarter of the
+ * message.  Exact integers, so the passes may be cut into quarters: the
+ * forward pass at label k is the smaller of this quarter's own pass and
+ * what the quarters below end with, plus the distance. */
+template < int M > __device__ __forceinline__ void
+message (int (&h)[M], Quarter q, int disc_trunc)
+{
+  int fwd[M], bwd[M], lowest = h[0];
+  fwd[0] = h[0];
 #pragma unroll
-  for (int k = 0; k < K; k++) {
-    lowest = fminf (lowest, h[k]);
-    fwd[k] = k ? fminf (h[k], __fadd_rn (fwd[k - 1], 1.0f)) : h[k];
+  for (int k = 1; k < M; k++) {
+    fwd[k] = min (fwd[k - 1] + SD_TILED_BP_ONE, h[k]);
+    lowest = min (lowest, h[k]);
+  }
+  bwd[M - 1] = h[M - 1];
+#pragma unroll
+  for (int k = M - 2; k >= 0; k--)
+    bwd[k] = min (bwd[k + 1] + SD_TILED_BP_ONE, h[k]);
+  /* the forward pass entering this quarter (label lane M - 1), the
+   * backward one (label lane M + M), and the smallest entry */
+  int into_fwd = ABSENT, into_bwd = ABSENT, all_lowest = lowest;
+#pragma unroll
+  for (int j = 1; j < LANES; j++) {
+    const int below = __shfl_sync (q.mask, fwd[M - 1], (q.lane - j) & 3,
+        LANES);
+    const int above = __shfl_sync (q.mask, bwd[0], (q.lane + j) & 3, LANES);
+    all_lowest = min (all_lowest, __shfl_sync (q.mask, lowest,
+            (q.lane + j) & 3, LANES));
+    if (q.lane >= j)
+      into_fwd = min (into_fwd, below + (j - 1) * M * SD_TILED_BP_ONE);
+    if (q.lane + j < LANES)
+      into_bwd = min (into_bwd, above + (j - 1) * M * SD_TILED_BP_ONE);
   }
 #pragma unroll
-  for (int k = K - 1; k >= 0; k--)
-    bwd[k] = k < K - 1 ? fminf (h[k], __fadd_rn (bwd[k + 1], 1.0f)) : h[k];
-  const float cap = __fadd_rn (lowest, disc_trunc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    out[k] = fminf (fminf (fwd[k], bwd[k]), cap);
-    if (k < D)
-      sum = __fadd_rn (sum, out[k]);
+  for (int k = 0; k < M; k++) {
+    const int f = min (fwd[k], into_fwd + (k + 1) * SD_TILED_BP_ONE);
+    const int b = min (bwd[k], into_bwd + (M - k) * SD_TILED_BP_ONE);
+    h[k] = min (min (f, b) - all_lowest, disc_trunc);
   }
-  const float mean = __fdiv_rn (sum, (float) D);
-#pragma unroll
-  for (int k = 0; k < K; k++)
-    out[k] = __fsub_rn (out[k], mean);
 }
 
-template < int K > __device__ __forceinline__ void
-load (float (&v)[K], const float *src, int D)
+/* h[k] = the sum over the sources of this quarter's labels (16-byte
+ * aligned shared memory). */
+template < int M, int N > __device__ __forceinline__ void
+add_quarters (int (&h)[M], const int *const (&src)[N])
 {
 #pragma unroll
-  for (int k = 0; k < K; k++)
-    v[k] = k < D ? src[k] : 0.0f;
-}
-
-template < int K > __device__ __forceinline__ void
-store (float *dst, const float (&v)[K], int D)
-{
+  for (int g = 0; g < M / 4; g++) {
+    int4 sum = reinterpret_cast < const int4 * >(src[0])[g];
 #pragma unroll
-  for (int k = 0; k < K; k++)
-    if (k < D)
-      dst[k] = v[k];
-}
-
-/* h = ((data + a) + b) + c, the CPU's order of the three messages other
- * than the receiver's; +inf above D */
-template < int K > __device__ __forceinline__ void
-gather (float (&h)[K], const float *data, const float *a, const float *b,
-    const float *c, int D)
-{
-#pragma unroll
-  for (int k = 0; k < K; k++)
-    h[k] = k < D ? __fadd_rn (__fadd_rn (__fadd_rn (data[k], a[k]), b[k]),
-        c[k]) : INFINITY;
-}
-
-/* One line of a BP-M sweep: n pixels from grid index g (data index di),
- * stepping gs (di by ds); each but the last sends its message into out at
- * its own index, built from what the previous pixel sent (kept in
- * registers) and the two messages across the line, at offsets o1 and o2
- * in s1 and s2.  The CPU adds the message along the line last in a
- * horizontal sweep and first in a vertical one. */
-template < int K, bool ALONG_FIRST > __device__ __forceinline__ void
-sweep_line (const float *data, int di, int ds, float *out, int g, int gs,
-    const float *s1, int o1, const float *s2, int o2, int n, int D,
-    float disc_trunc)
-{
-  float along[K];
-  load (along, out + g - gs, D);
-  for (int i = 0; i + 1 < n; i++, g += gs, di += ds) {
-    const float *d = data + di;
-    const float *a = s1 + g + o1;
-    const float *b = s2 + g + o2;
-    float h[K];
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-      if (k >= D)
-        h[k] = INFINITY;
-      else if (ALONG_FIRST)
-        h[k] = __fadd_rn (__fadd_rn (__fadd_rn (d[k], along[k]), a[k]),
-            b[k]);
-      else
-        h[k] = __fadd_rn (__fadd_rn (__fadd_rn (d[k], a[k]), b[k]),
-            along[k]);
+    for (int i = 1; i < N; i++) {
+      const int4 v = reinterpret_cast < const int4 * >(src[i])[g];
+      sum.x += v.x;
+      sum.y += v.y;
+      sum.z += v.z;
+      sum.w += v.w;
     }
-    message (h, D, disc_trunc, along);
-    store (out + g, along, D);
+    h[4 * g] = sum.x;
+    h[4 * g + 1] = sum.y;
+    h[4 * g + 2] = sum.z;
+    h[4 * g + 3] = sum.w;
+  }
+}
+
+template < int M > __device__ __forceinline__ void
+store_quarter (int *dst, const int (&v)[M])
+{
+#pragma unroll
+  for (int g = 0; g < M / 4; g++)
+    reinterpret_cast < int4 * >(dst)[g] =
+        make_int4 (v[4 * g], v[4 * g + 1], v[4 * g + 2], v[4 * g + 3]);
+}
+
+/* One line of a BP-M sweep, this thread's quarter of the labels: n pixels
+ * from grid index g, stepping gs; each but the last sends its message into
+ * out at its own index, built from what the previous pixel sent (kept in
+ * registers) and the data and the two messages across the line, at
+ * offsets o1 and o2 in s1 and s2. */
+template < int M > __device__ __forceinline__ void
+sweep_line (const int *__restrict__ data, int *__restrict__ out,
+    const int *__restrict__ s1, int o1, const int *__restrict__ s2, int o2,
+    int g, int gs, int n, Quarter q, int disc_trunc)
+{
+  g += q.lane * M;
+  int along[M];
+  {
+    const int *const src[1] = { out + g - gs };
+    add_quarters (along, src);
+  }
+  for (int i = 0; i + 1 < n; i++, g += gs) {
+    int h[M];
+    const int *const src[3] = { data + g, s1 + g + o1, s2 + g + o2 };
+    add_quarters (h, src);
+#pragma unroll
+    for (int k = 0; k < M; k++)
+      h[k] += along[k];
+    message (h, q, disc_trunc);
+#pragma unroll
+    for (int k = 0; k < M; k++)
+      along[k] = h[k];
+    store_quarter (out + g, along);
   }
 }
 
 /* Where the boundary store keeps what tile (tx, ty) sends across its edge
  * on side from the edge pixel in image row or column i (the CPU's
  * edge_message). */
-__device__ __forceinline__ float *
+__device__ __forceinline__ int *
 edge_message (const TiledArgs & a, int tx, int ty, int side, int i)
 {
   switch (side) {
@@ -200,37 +252,52 @@ edge_message (const TiledArgs & a, int tx, int ty, int side, int i)
 
 /* sd_cpu_tiled_bp_visit() by one block. */
 template < int K > __device__ void
-visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
+visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
 {
+  constexpr int M = K / LANES;
   const int D = a.D, T = a.T;
   const VisitLayout l = visit_layout (T, D);
-  const int P = l.pixel, R = l.grid_row;
+  const int P = l.pixel, R = l.row;
   const int x0 = tx * T, y0 = ty * T;
   const int w = min (T, a.w - x0), h = min (T, a.h - y0);
-  float *data = sm;
+  int *data = sm;
   /* the arrays a pixel's sent messages are kept in, by side sent to, as
    * SdBpGrid: up, down, left, right; grid pixel (x, y) at y R + x P */
-  float *up = data + T * l.data_row, *down = up + l.grid;
-  float *left = down + l.grid, *right = left + l.grid;
+  int *up = data + l.grid, *down = up + l.grid;
+  int *left = down + l.grid, *right = left + l.grid;
   const int tid = threadIdx.x, nt = blockDim.x;
+  const Quarter q = quarter ();
 
-  /* the messages restart from zero, the halo's too ("no neighbour") */
-  for (int i = tid; i < SIDES * l.grid; i += nt)
-    up[i] = 0.0f;
-  const float *tile_data = a.data + ((size_t) ty * a.tiles_x + tx) * T * T *
-      D;
-  /* a pixel a thread, its D floats unrolled: no division per float */
-  for (int i = tid; i < T * T; i += nt) {
-    float v[K];
-    load (v, tile_data + (size_t) i * D, D);
-    store (data + (i / T) * l.data_row + (i % T) * P, v, D);
+  /* Before the diagonal before is done: what no diagonal writes.  The
+   * messages restart from zero, the halo's too ("no neighbour"). */
+  for (int i = tid; i < SIDES * l.grid / 4; i += nt)
+    reinterpret_cast < int4 * >(up)[i] = make_int4 (0, 0, 0, 0);
+  const int groups = K / 4;
+  const int4 *tile_data = reinterpret_cast < const int4 * >(a.data +
+      ((size_t) ty * a.tiles_x + tx) * T * T * K);
+  for (int i = tid; i < T * T * groups; i += nt) {
+    const int pixel = i / groups, g = i - pixel * groups;
+    const int x = pixel % T, y = pixel / T;
+    if (x < w && y < h)
+      reinterpret_cast < int4 * >(data + (y + 1) * R + (x + 1) * P)[g] =
+          tile_data[i];
   }
   __syncthreads ();
+#if __CUDA_ARCH__ >= 900
+  /* without a programmatic predecessor (the graph's first launch, or a
+   * device before sm_90, where launches are never programmatic) this
+   * returns at once */
+  cudaGridDependencySynchronize ();
+  /* the next diagonal may start its own preparation */
+  cudaTriggerProgrammaticLaunchCompletion ();
+#endif
 
-  /* what the neighbours sent, into the halo: an edge pixel a thread */
-  for (int e = tid; e < 2 * (w + h); e += nt) {
-    float *dst;
-    const float *src = NULL;
+  /* what the neighbours sent, into the halo: a label of an edge pixel a
+   * thread */
+  for (int i = tid; i < 2 * (w + h) * D; i += nt) {
+    const int e = i / D, k = i - e * D;
+    int *dst;
+    const int *src = NULL;
     if (e < h) {                /* from the left tile, which sent east */
       dst = right + (e + 1) * R;
       if (tx > 0)
@@ -250,38 +317,33 @@ visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
         src = edge_message (a, tx, ty + 1, SD_BP_FROM_ABOVE,
             x0 + e - 2 * h - w);
     }
-    if (src) {
-      float v[K];
-      load (v, src, D);
-      store (dst, v, D);
-    }
+    if (src)
+      dst[k] = src[k];
   }
   __syncthreads ();
 
+  const int line = tid / LANES;
   for (int it = 0; it < a.inner; it++) {
-    /* right and left sweeps: row tid % h, the vertical messages across */
-    if (tid < 2 * h) {
-      const int y = tid % h + 1, to_left = tid >= h;
-      const int x = to_left ? w : 1;
-      sweep_line < K, false > (data, (y - 1) * l.data_row + (x - 1) * P,
-          to_left ? -P : P, to_left ? left : right, y * R + x * P,
-          to_left ? -P : P, up, R, down, -R, w, D, a.disc_trunc);
+    /* right and left sweeps: row line % h, the vertical messages across */
+    if (line < 2 * h) {
+      const int y = line % h + 1, to_left = line >= h;
+      sweep_line < M > (data, to_left ? left : right, up, R, down, -R,
+          y * R + (to_left ? w : 1) * P, to_left ? -P : P, w, q,
+          a.disc_trunc);
     }
     __syncthreads ();
-    /* down and up sweeps: column tid % w */
-    if (tid < 2 * w) {
-      const int x = tid % w + 1, to_up = tid >= w;
-      const int y = to_up ? h : 1;
-      sweep_line < K, true > (data, (y - 1) * l.data_row + (x - 1) * P,
-          to_up ? -l.data_row : l.data_row, to_up ? up : down,
-          y * R + x * P, to_up ? -R : R, left, P, right, -P, h, D,
-          a.disc_trunc);
+    /* down and up sweeps: column line % w */
+    if (line < 2 * w) {
+      const int x = line % w + 1, to_up = line >= w;
+      sweep_line < M > (data, to_up ? up : down, left, P, right, -P,
+          (to_up ? h : 1) * R + x * P, to_up ? -R : R, h, q, a.disc_trunc);
     }
     __syncthreads ();
   }
 
-  /* the tile's own edge messages, from its final state */
-  for (int e = tid; e < 2 * (w + h); e += nt) {
+  /* the tile's own edge messages, from its final state: an edge pixel to
+   * LANES threads (whole groups of them, as nt is a multiple of 32) */
+  for (int e = line; e < 2 * (w + h); e += nt / LANES) {
     int side, x, y, along, ntx = tx, nty = ty;
     if (e < h) {
       side = SD_BP_FROM_RIGHT, x = w, y = e + 1, along = y0 + e, ntx++;
@@ -296,46 +358,43 @@ visit (const TiledArgs & a, float *sm, int tx, int ty, bool write_belief)
     }
     if (ntx < 0 || ntx >= a.tiles_x || nty < 0 || nty >= a.tiles_y)
       continue;
-    const int g = y * R + x * P;
-    const float *below = up + g + R, *above = down + g - R;
-    const float *from_right = left + g + P, *from_left = right + g - P;
-    /* the three that are not from side, in the CPU's order (below, above,
-     * right, left) */
-    float hv[K], msg[K];
-    gather (hv, data + (y - 1) * l.data_row + (x - 1) * P,
-        side == SD_BP_FROM_BELOW ? above : below,
-        side == SD_BP_FROM_BELOW || side == SD_BP_FROM_ABOVE ? from_right :
-        above, side == SD_BP_FROM_LEFT ? from_right : from_left, D);
-    message (hv, D, a.disc_trunc, msg);
-    store (edge_message (a, tx, ty, side, along), msg, D);
+    const int g = y * R + x * P + q.lane * M;
+    const int *below = up + g + R, *above = down + g - R;
+    const int *from_right = left + g + P, *from_left = right + g - P;
+    /* data and the three incoming messages that are not from side */
+    const int *const src[4] = { data + g,
+      side == SD_BP_FROM_BELOW ? above : below,
+      side == SD_BP_FROM_BELOW || side == SD_BP_FROM_ABOVE ? from_right :
+          above, side == SD_BP_FROM_LEFT ? from_right : from_left
+    };
+    int msg[M];
+    add_quarters (msg, src);
+    message (msg, q, a.disc_trunc);
+    int *dst = edge_message (a, tx, ty, side, along) + q.lane * M;
+#pragma unroll
+    for (int k = 0; k < M; k++)
+      if (q.lane * M + k < D)
+        dst[k] = msg[k];
   }
 
   if (!write_belief)
     return;
-  /* beliefs: data + below + above + right + left, sd_bp_beliefs' order */
+  /* beliefs: data plus the four incoming messages, in cost units */
   const int pitch = sd_cuda_bp_pitch (a.w);
-  for (int i = tid; i < w * h; i += nt) {
-    const int x = i % w + 1, y = i / w + 1;
-    const int g = y * R + x * P;
-    const float *d = data + (y - 1) * l.data_row + (x - 1) * P;
-    float *out = a.belief + sd_cuda_bp_at (x0 + x - 1, y0 + y - 1, 0, D,
-        pitch);
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-      if (k >= D)
-        break;
-      float b = d[k];
-      b = __fadd_rn (b, up[g + R + k]);
-      b = __fadd_rn (b, down[g - R + k]);
-      b = __fadd_rn (b, left[g + P + k]);
-      b = __fadd_rn (b, right[g - P + k]);
-      out[(size_t) k * pitch] = b;
-    }
+  for (int i = tid; i < w * h * D; i += nt) {
+    const int pixel = i / D, k = i - pixel * D;
+    const int x = pixel % w + 1, y = pixel / w + 1;
+    const int g = y * R + x * P + k;
+    const int b = data[g] + up[g + R] + down[g - R] + left[g + P] +
+        right[g - P];
+    a.belief[sd_cuda_bp_at (x0 + x - 1, y0 + y - 1, k, D, pitch)] =
+        __fmul_rn (__int2float_rn (b), 1.0f / SD_TILED_BP_ONE);
   }
 }
 
-/* The data costs of every tile, tile-major (see TiledArgs.data); pixels of
- * a partial tile outside the image are left alone, never read. */
+/* The fixed-point data costs of every tile, tile-major (see
+ * TiledArgs.data); pixels of a partial tile outside the image are left
+ * alone, never read. */
 __global__ void
 tile_data_kernel (TiledArgs a)
 {
@@ -346,11 +405,13 @@ tile_data_kernel (TiledArgs a)
   const int T = a.T, D = a.D;
   const size_t row = (size_t) y * a.w;
   const float l = a.left[row + x];
-  float *dst = a.data + (((size_t) (y / T) * a.tiles_x + x / T) * T * T +
-      (size_t) (y % T) * T + x % T) * D;
-  for (int k = 0; k < D; k++) {
+  int *dst = a.data + (((size_t) (y / T) * a.tiles_x + x / T) * T * T +
+      (size_t) (y % T) * T + x % T) * a.K;
+  for (int k = 0; k < a.K; k++) {
     const int xr = min (max (x - a.min_disparity - k, 0), a.w - 1);
-    dst[k] = sd_cuda_bp_data_cost (l, a.right[row + xr], a.weight, a.trunc);
+    dst[k] = k < D ? __float2int_rn (__fmul_rn (sd_cuda_bp_data_cost (l,
+                a.right[row + xr], a.weight, a.trunc), SD_TILED_BP_ONE)) :
+        ABSENT;
   }
 }
 
@@ -358,9 +419,9 @@ tile_data_kernel (TiledArgs a)
 template < int K > __global__ void
 tiled_bp_diagonal_kernel (TiledArgs a, int d, int belief)
 {
-  extern __shared__ float sm[];
+  extern __shared__ int4 sm4[];
   const int ty = max (0, d - a.tiles_x + 1) + (int) blockIdx.x;
-  visit < K > (a, sm, d - ty, ty, belief);
+  visit < K > (a, reinterpret_cast < int *>(sm4), d - ty, ty, belief);
 }
 
 /* Every pass's launches, captured once for the arguments they were
@@ -387,7 +448,7 @@ launch (TiledArgs * a, const SdCudaDeviceInfo * info,
     return cudaGraphLaunch ((*cache)->exec, stream);
   sd_cuda_tiled_graph_free (*cache);
   *cache = NULL;
-  const size_t smem = visit_layout (a->T, a->D).total * sizeof (float);
+  const size_t smem = visit_layout (a->T, a->D).total * sizeof (int);
   /* the attribute belongs to the kernel, not to this engine: always the
    * device's limit, so that another engine cannot lower it under us */
   cudaError_t e = cudaFuncSetAttribute (tiled_bp_diagonal_kernel < K >,
@@ -399,17 +460,32 @@ launch (TiledArgs * a, const SdCudaDeviceInfo * info,
   e = cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal);
   if (e != cudaSuccess)
     return e;
-  for (int o = 0; o < a->outer; o++)
-    for (int reverse = 0; reverse < 2; reverse++)
-      for (int s = 0; s < diagonals; s++) {
+  cudaLaunchAttribute pdl;
+  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  pdl.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = { };
+  config.blockDim = dim3 (threads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  for (int o = 0; o < a->outer && e == cudaSuccess; o++)
+    for (int reverse = 0; reverse < 2 && e == cudaSuccess; reverse++)
+      for (int s = 0; s < diagonals && e == cudaSuccess; s++) {
         const int d = reverse ? diagonals - 1 - s : s;
-        const int n = min (d, a->tiles_y - 1) - max (0, d - a->tiles_x + 1)
-            + 1;
-        tiled_bp_diagonal_kernel < K > <<<n, threads, smem, stream>>> (*a, d,
-            reverse && o + 1 == a->outer);
+        config.gridDim = dim3 (min (d, a->tiles_y - 1) - max (0,
+                d - a->tiles_x + 1) + 1);
+        /* every launch but the graph's first follows a diagonal; PDL
+         * needs sm_90 */
+        config.attrs = &pdl;
+        config.numAttrs = o + reverse + s > 0 && info->cc_major >= 9;
+        e = cudaLaunchKernelEx (&config, tiled_bp_diagonal_kernel < K >, *a,
+            d, (int) (reverse && o + 1 == a->outer));
       }
   cudaGraph_t graph;
-  e = cudaStreamEndCapture (stream, &graph);
+  const cudaError_t end = cudaStreamEndCapture (stream, &graph);
+  if (e == cudaSuccess)
+    e = end;
+  else if (end == cudaSuccess)
+    cudaGraphDestroy (graph);
   if (e != cudaSuccess)
     return e;
   SdCudaTiledGraph *g = (SdCudaTiledGraph *) calloc (1, sizeof (*g));
@@ -427,17 +503,11 @@ launch (TiledArgs * a, const SdCudaDeviceInfo * info,
   return cudaGraphLaunch (g->exec, stream);
 }
 
-static int
-label_capacity (int D)
-{
-  return D <= 16 ? 16 : D <= 32 ? 32 : 64;
-}
-
 static size_t
 visit_bytes (const SdParams * p)
 {
   return visit_layout (p->tile_size, p->num_disparities).total *
-      sizeof (float);
+      sizeof (int);
 }
 
 bool
@@ -469,8 +539,8 @@ sd_cuda_tiled_bp_fits (const SdParams * p, int max_smem, SdError * err)
 typedef struct
 {
   int tiles_x, tiles_y;
-  size_t vertical, horizontal;  /* floats of east (= west), south (= north) */
-  size_t data;                  /* floats of the tile-major data costs */
+  size_t vertical, horizontal;  /* ints of east (= west), south (= north) */
+  size_t data;                  /* ints of the tile-major data costs */
 } TiledGeometry;
 
 static TiledGeometry
@@ -482,12 +552,13 @@ geometry (const SdParams * p, int w, int h)
   g.vertical = (size_t) (g.tiles_x - 1) * h * p->num_disparities;
   g.horizontal = (size_t) (g.tiles_y - 1) * w * p->num_disparities;
   g.data = (size_t) g.tiles_x * g.tiles_y * p->tile_size * p->tile_size *
-      p->num_disparities;
+      label_capacity (p->num_disparities);
   return g;
 }
 
+/* Workspace pieces start 256 bytes apart (64 words of 4 bytes). */
 static size_t
-align_floats (size_t n)
+align_words (size_t n)
 {
   return (n + 63) & ~(size_t) 63;
 }
@@ -497,8 +568,8 @@ sd_cuda_tiled_bp_workspace_bytes (const SdParams * p, int w, int h)
 {
   const TiledGeometry g = geometry (p, w, h);
   const size_t npix = (size_t) w * h;
-  return sizeof (float) * (align_floats (4 * npix) + align_floats (2 *
-          (g.vertical + g.horizontal)) + align_floats (g.data) +
+  return 4 * (align_words (4 * npix) + align_words (2 * (g.vertical +
+              g.horizontal)) + align_words (g.data) +
       (size_t) sd_cuda_bp_pitch (w) * h * p->num_disparities);
 }
 
@@ -511,7 +582,7 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   const TiledGeometry g = geometry (p, w, h);
   const size_t npix = (size_t) w * h;
   float *smooth = (float *) workspace;  /* left, right; then 2 of scratch */
-  float *bounds = smooth + align_floats (4 * npix);
+  int *bounds = (int *) (smooth + align_words (4 * npix));
   TiledArgs a;
   memset (&a, 0, sizeof (a));   /* compared bytewise by the graph cache */
   a.left = smooth;
@@ -520,11 +591,12 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   a.west = a.east + g.vertical;
   a.south = a.west + g.vertical;
   a.north = a.south + g.horizontal;
-  a.data = bounds + align_floats (2 * (g.vertical + g.horizontal));
-  a.belief = a.data + align_floats (g.data);
+  a.data = bounds + align_words (2 * (g.vertical + g.horizontal));
+  a.belief = (float *) (a.data + align_words (g.data));
   a.w = w;
   a.h = h;
   a.D = p->num_disparities;
+  a.K = label_capacity (a.D);
   a.T = p->tile_size;
   a.tiles_x = g.tiles_x;
   a.tiles_y = g.tiles_y;
@@ -533,18 +605,18 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   a.outer = p->outer_iterations;
   a.weight = p->data_weight;
   a.trunc = p->data_trunc;
-  a.disc_trunc = sd_params_bp_disc_trunc (p);
+  a.disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
 
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, smooth + 2 * npix,
       w, h, stream);
   if (e == cudaSuccess && g.vertical + g.horizontal > 0)
-    e = cudaMemsetAsync (bounds, 0, sizeof (float) * 2 * (g.vertical +
+    e = cudaMemsetAsync (bounds, 0, sizeof (int) * 2 * (g.vertical +
             g.horizontal), stream);
   if (e != cudaSuccess)
     return e;
   tile_data_kernel <<<dim3 (sd_cuda_div_up (w, 128), h), 128, 0, stream>>>
       (a);
-  switch (label_capacity (a.D)) {
+  switch (a.K) {
     case 16:
       e = launch < 16 > (&a, info, cache, stream);
       break;

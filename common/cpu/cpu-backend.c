@@ -91,13 +91,13 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
  * turns data costs into beliefs (sd_cpu_hbp, sd_cpu_tiled_bp). */
 typedef struct
 {
-  size_t (*workspace_floats) (const SdParams * p, int width, int height);
+  size_t (*workspace_bytes) (const SdParams * p, int width, int height);
   void (*solve) (const SdParams * p, const float *data, float *belief,
-      float *workspace, int width, int height);
+      void *workspace, int width, int height);
 } BpMethod;
 
-static const BpMethod hbp = { sd_cpu_hbp_workspace_floats, sd_cpu_hbp };
-static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_floats,
+static const BpMethod hbp = { sd_cpu_hbp_workspace_bytes, sd_cpu_hbp };
+static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
   sd_cpu_tiled_bp
 };
 
@@ -114,8 +114,7 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
   float *tmp = reserve (s, FLOAT_TMP, n * sizeof (float));
   float *data = reserve (s, BP_DATA, n * D * sizeof (float));
   float *belief = reserve (s, BELIEF, n * D * sizeof (float));
-  float *ws = reserve (s, BP_WORKSPACE, sizeof (float) *
-      method->workspace_floats (p, w, h));
+  void *ws = reserve (s, BP_WORKSPACE, method->workspace_bytes (p, w, h));
   if (!left || !right || !tmp || !data || !belief || !ws)
     return false;
   sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);

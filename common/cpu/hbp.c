@@ -7,7 +7,7 @@
 #include <string.h>
 
 size_t
-sd_cpu_hbp_workspace_floats (const SdParams * p, int width, int height)
+sd_cpu_hbp_workspace_bytes (const SdParams * p, int width, int height)
 {
   size_t total = 0;
   const int levels = sd_params_bp_levels (p, width, height);
@@ -16,7 +16,7 @@ sd_cpu_hbp_workspace_floats (const SdParams * p, int width, int height)
     width = (width + 1) / 2;
     height = (height + 1) / 2;
   }
-  return total;
+  return sizeof (float) * total;
 }
 
 static void
@@ -77,7 +77,7 @@ copy_messages_down (const SdBpGrid * coarse, SdBpGrid * fine, int D)
 
 void
 sd_cpu_hbp (const SdParams * p, const float *data, float *belief,
-    float *workspace, int width, int height)
+    void *workspace, int width, int height)
 {
   const int D = p->num_disparities;
   const int n = sd_params_bp_levels (p, width, height);

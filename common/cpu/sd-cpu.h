@@ -128,27 +128,40 @@ void sd_bp_update_pixel (const SdBpGrid * grid, int x, int y,
 void sd_bp_beliefs (const SdBpGrid * grid, float *belief);
 
 /* hbp.c */
-size_t sd_cpu_hbp_workspace_floats (const SdParams * params, int width,
+size_t sd_cpu_hbp_workspace_bytes (const SdParams * params, int width,
     int height);
 /* Beliefs of every pixel and disparity from the level-0 data costs. */
 void sd_cpu_hbp (const SdParams * params, const float *data, float *belief,
-    float *workspace, int width, int height);
+    void *workspace, int width, int height);
 
 /* tiledbp.c */
-size_t sd_cpu_tiled_bp_workspace_floats (const SdParams * params, int width,
+/* Tiled BP's fixed point: units per 1.0 of cost.  A power of two, so that
+ * beliefs convert back exactly; small enough that the largest belief the
+ * parameters allow (data-weight x data-trunc + 4 x disc-trunc) fits an
+ * int32 with room. */
+#define SD_TILED_BP_ONE 1024
+/* cost in SD_TILED_BP_ONE units, rounded to nearest (even) */
+int32_t sd_tiled_bp_fixed (float cost);
+/* The message of data plus three incoming messages (all D fixed-point
+ * values): min-convolution with |dp - dq|, normalised to a smallest entry
+ * of 0, capped at disc_trunc. */
+void sd_tiled_bp_message (const int32_t * data, const int32_t * in_a,
+    const int32_t * in_b, const int32_t * in_c, int32_t * out,
+    int num_disparities, int32_t disc_trunc);
+size_t sd_cpu_tiled_bp_workspace_bytes (const SdParams * params, int width,
     int height);
 /* Beliefs of every pixel and disparity from the data costs: tiles of
  * params->tile_size visited in raster, then reverse raster order,
  * params->outer_iterations times. */
 void sd_cpu_tiled_bp (const SdParams * params, const float *data,
-    float *belief, float *workspace, int width, int height);
+    float *belief, void *workspace, int width, int height);
 /* One visit of tile (tx, ty): reads the boundary messages its neighbours
  * left in the workspace (zero in a zeroed workspace), runs
  * params->inner_iterations BP-M sweeps over its pixels and writes its own
  * boundary messages back; writes its pixels' beliefs when belief is not
  * NULL.  sd_cpu_tiled_bp is a sequence of these. */
 void sd_cpu_tiled_bp_visit (const SdParams * params, const float *data,
-    float *belief, float *workspace, int width, int height, int tx, int ty);
+    float *belief, void *workspace, int width, int height, int tx, int ty);
 
 /* Writes the output contract: 16 * d, 0 for invalid. */
 void sd_cpu_to_output (const int16_t * disp, uint16_t * out,

@@ -22,23 +22,68 @@
  * diagonal before, the right and lower ones on the diagonal after, and two
  * tiles of one diagonal are never neighbours.  So the tiles of a diagonal
  * may run in any order or all at once, with the same bits as raster order
- * (test-tiledbp checks this through sd_cpu_tiled_bp_visit). */
+ * (test-tiledbp checks this through sd_cpu_tiled_bp_visit).
+ *
+ * Arithmetic: fixed point, as hardware-efficient BP is meant to run.  The
+ * data costs (hbp's, in float) are rounded to multiples of
+ * 1 / SD_TILED_BP_ONE, and the messages are integers in those units,
+ * normalised so that their smallest entry is 0 (the same beliefs' argmins
+ * as hbp's zero mean in exact arithmetic: a message shifted by a constant
+ * shifts every label's belief alike).  Every operation is then exact, so a
+ * parallel version may sum, scan and take minima in any order and still
+ * give these bits. */
 #include "sd-cpu.h"
 
+#include <math.h>
 #include <string.h>
+
+int32_t
+sd_tiled_bp_fixed (float cost)
+{
+  return (int32_t) lrintf (cost * SD_TILED_BP_ONE);
+}
+
+void
+sd_tiled_bp_message (const int32_t * data, const int32_t * in_a,
+    const int32_t * in_b, const int32_t * in_c, int32_t * out, int D,
+    int32_t disc_trunc)
+{
+  int32_t lowest = INT32_MAX;
+  for (int k = 0; k < D; k++) {
+    out[k] = data[k] + in_a[k] + in_b[k] + in_c[k];
+    if (out[k] < lowest)
+      lowest = out[k];
+  }
+  /* min-convolution with |dp - dq| in two passes; it keeps the smallest
+   * entry, lowest */
+  for (int k = 1; k < D; k++)
+    if (out[k - 1] + SD_TILED_BP_ONE < out[k])
+      out[k] = out[k - 1] + SD_TILED_BP_ONE;
+  for (int k = D - 2; k >= 0; k--)
+    if (out[k + 1] + SD_TILED_BP_ONE < out[k])
+      out[k] = out[k + 1] + SD_TILED_BP_ONE;
+  /* normalised to a smallest entry of 0, then capped at disc_trunc */
+  for (int k = 0; k < D; k++)
+    out[k] = out[k] - lowest < disc_trunc ? out[k] - lowest : disc_trunc;
+}
+
+/* A tile with a one-pixel halo: data costs and the four messages each
+ * pixel last sent (stored at the sender, as SdBpGrid), in fixed point. */
+typedef struct
+{
+  int width, height, num_disparities;
+  int32_t *data, *up, *down, *left, *right;
+} TileGrid;
 
 /* How the workspace is cut.  The boundary between tile columns c and c + 1
  * keeps, for each image row, the message its left side sent right (east)
  * and the one its right side sent left (west); likewise between tile rows
- * r and r + 1 for each image column (south and north).  Then comes the
- * scratch of one visit: a tile with a one-pixel halo that holds the
- * messages coming in from outside (data and four message arrays), and the
- * tile's beliefs. */
+ * r and r + 1 for each image column (south and north).  Then comes one
+ * visit's TileGrid, whose halo holds what came in from outside. */
 typedef struct
 {
   int tiles_x, tiles_y;
-  float *east, *west, *south, *north;
-  float *grid, *belief;
+  int32_t *east, *west, *south, *north, *grid;
 } TiledLayout;
 
 static int
@@ -48,9 +93,9 @@ tile_count (int size, int tile)
 }
 
 /* Fills l's tile counts, and its pointers into ws when ws is not NULL;
- * returns the workspace size in floats. */
+ * returns the workspace size in int32s. */
 static size_t
-lay_out (const SdParams * p, float *ws, int width, int height,
+lay_out (const SdParams * p, int32_t * ws, int width, int height,
     TiledLayout * l)
 {
   const size_t D = (size_t) p->num_disparities;
@@ -59,46 +104,39 @@ lay_out (const SdParams * p, float *ws, int width, int height,
   l->tiles_y = tile_count (height, p->tile_size);
   const size_t vertical = (size_t) (l->tiles_x - 1) * height * D;
   const size_t horizontal = (size_t) (l->tiles_y - 1) * width * D;
-  const size_t at[7] = { 0, vertical, 2 * vertical,
+  const size_t at[6] = { 0, vertical, 2 * vertical,
     2 * vertical + horizontal, 2 * (vertical + horizontal),
-    2 * (vertical + horizontal) + 5 * halo,
-    2 * (vertical + horizontal) + 6 * halo
+    2 * (vertical + horizontal) + 5 * halo
   };
   l->east = ws ? ws + at[0] : NULL;
   l->west = ws ? ws + at[1] : NULL;
   l->south = ws ? ws + at[2] : NULL;
   l->north = ws ? ws + at[3] : NULL;
   l->grid = ws ? ws + at[4] : NULL;
-  l->belief = ws ? ws + at[5] : NULL;
-  return at[6];
+  return at[5];
 }
 
 size_t
-sd_cpu_tiled_bp_workspace_floats (const SdParams * p, int width, int height)
+sd_cpu_tiled_bp_workspace_bytes (const SdParams * p, int width, int height)
 {
   TiledLayout l;
-  return lay_out (p, NULL, width, height, &l);
+  return sizeof (int32_t) * lay_out (p, NULL, width, height, &l);
 }
 
-/* The message pixel (x, y) sends to its neighbour on side `side` (an
- * sd_bp_incoming index): data plus the other three incoming messages, in
- * the order hbp adds them, so that both methods round alike. */
-static void
-send (const SdBpGrid * g, int x, int y, int side, float *out,
-    float disc_trunc)
+/* Where the grid keeps the message pixel (x, y) sends towards side (an
+ * sd_bp_incoming index: SD_BP_FROM_BELOW is the message sent down). */
+static int32_t *
+grid_message (const TileGrid * g, int side, int x, int y)
 {
-  const int D = g->num_disparities;
-  const float *in[4], *other[3];
-  sd_bp_incoming (g, x, y, in);
-  for (int m = 0, n = 0; m < 4; m++)
-    if (m != side)
-      other[n++] = in[m];
-  sd_bp_message (g->data + ((size_t) y * g->width + x) * D, other[0],
-      other[1], other[2], out, D, disc_trunc);
+  int32_t *const by_side[4] = {[SD_BP_FROM_BELOW] = g->down,
+    [SD_BP_FROM_ABOVE] = g->up,[SD_BP_FROM_RIGHT] = g->right,
+    [SD_BP_FROM_LEFT] = g->left
+  };
+  return by_side[side] + ((size_t) y * g->width + x) * g->num_disparities;
 }
 
-/* The neighbour on each side (an sd_bp_incoming index) is one step of
- * (dx, dy) away, and sends back towards the opposite side. */
+/* The neighbour on each side is one step of (dx, dy) away, and sends back
+ * towards the opposite side. */
 static const struct
 {
   int dx, dy, opposite;
@@ -109,20 +147,33 @@ static const struct
   [SD_BP_FROM_LEFT] = {-1, 0, SD_BP_FROM_RIGHT},
 };
 
-/* Where the grid keeps the message pixel (x, y) sends towards side. */
-static float *
-grid_message (const SdBpGrid * g, int side, int x, int y)
+/* The message pixel (x, y) of the tile (never the halo) received from
+ * side: what its neighbour there sent towards the opposite side. */
+static const int32_t *
+incoming (const TileGrid * g, int x, int y, int side)
 {
-  float *const by_side[4] = {[SD_BP_FROM_BELOW] = g->down,
-    [SD_BP_FROM_ABOVE] = g->up,[SD_BP_FROM_RIGHT] = g->right,
-    [SD_BP_FROM_LEFT] = g->left
-  };
-  return by_side[side] + ((size_t) y * g->width + x) * g->num_disparities;
+  return grid_message (g, sides[side].opposite, x + sides[side].dx,
+      y + sides[side].dy);
+}
+
+/* The message pixel (x, y) sends to its neighbour on side: data plus the
+ * other three incoming messages. */
+static void
+send (const TileGrid * g, int x, int y, int side, int32_t * out,
+    int32_t disc_trunc)
+{
+  const int32_t *other[3];
+  for (int m = 0, n = 0; m < 4; m++)
+    if (m != side)
+      other[n++] = incoming (g, x, y, m);
+  sd_tiled_bp_message (g->data + ((size_t) y * g->width + x) *
+      g->num_disparities, other[0], other[1], other[2], out,
+      g->num_disparities, disc_trunc);
 }
 
 /* Where the workspace keeps the message tile (tx, ty) sends across its
  * edge on side from the edge pixel in image row or column i. */
-static float *
+static int32_t *
 edge_message (const TiledLayout * l, int D, int width, int height, int tx,
     int ty, int side, int i)
 {
@@ -143,7 +194,7 @@ edge_message (const TiledLayout * l, int D, int width, int height, int tx,
  * at the far side, so that every message already includes the one its
  * sender has just received. */
 static void
-sweep (const SdBpGrid * g, int side, float disc_trunc)
+sweep (const TileGrid * g, int side, int32_t disc_trunc)
 {
   const int w = g->width - 2, h = g->height - 2;
   const int dx = sides[side].dx, dy = sides[side].dy;
@@ -162,8 +213,8 @@ sweep (const SdBpGrid * g, int side, float disc_trunc)
  * (send_own) the tile's own, sent from its current state, into the
  * workspace.  Sides without a neighbour tile are the image border. */
 static void
-exchange_edges (const SdBpGrid * g, const TiledLayout * l, int width,
-    int height, int tx, int ty, int T, bool send_own, float disc_trunc)
+exchange_edges (const TileGrid * g, const TiledLayout * l, int width,
+    int height, int tx, int ty, int T, bool send_own, int32_t disc_trunc)
 {
   const int D = g->num_disparities, w = g->width - 2, h = g->height - 2;
   for (int side = 0; side < 4; side++) {
@@ -182,34 +233,54 @@ exchange_edges (const SdBpGrid * g, const TiledLayout * l, int width,
       else
         memcpy (grid_message (g, sides[side].opposite, x + dx, y + dy),
             edge_message (l, D, width, height, tx + dx, ty + dy,
-                sides[side].opposite, along), sizeof (float) * D);
+                sides[side].opposite, along), sizeof (int32_t) * D);
+    }
+  }
+}
+
+/* belief = data + the four incoming messages of each of the tile's pixels,
+ * back in the data costs' units */
+static void
+write_beliefs (const TileGrid * g, float *belief, int width, int x0, int y0)
+{
+  const int D = g->num_disparities;
+  for (int y = 1; y < g->height - 1; y++) {
+    for (int x = 1; x < g->width - 1; x++) {
+      const int32_t *data = g->data + ((size_t) y * g->width + x) * D;
+      const int32_t *in[4];
+      for (int side = 0; side < 4; side++)
+        in[side] = incoming (g, x, y, side);
+      float *out = belief + ((size_t) (y0 + y - 1) * width + x0 + x - 1) * D;
+      for (int k = 0; k < D; k++)
+        out[k] = (float) (data[k] + in[0][k] + in[1][k] + in[2][k] +
+            in[3][k]) * (1.0f / SD_TILED_BP_ONE);
     }
   }
 }
 
 void
 sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
-    float *workspace, int width, int height, int tx, int ty)
+    void *workspace, int width, int height, int tx, int ty)
 {
   const int D = p->num_disparities, T = p->tile_size;
-  const float disc_trunc = sd_params_bp_disc_trunc (p);
+  const int32_t disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
   TiledLayout l;
   lay_out (p, workspace, width, height, &l);
   const int x0 = tx * T, y0 = ty * T;
   const int w = width - x0 < T ? width - x0 : T;
   const int h = height - y0 < T ? height - y0 : T;
-  const size_t cells = (size_t) (w + 2) * (h + 2) * D, row = sizeof (float)
-      * w * D;
-  SdBpGrid g = { w + 2, h + 2, D, l.grid, l.grid + cells, l.grid + 2 * cells,
+  const size_t cells = (size_t) (w + 2) * (h + 2) * D;
+  TileGrid g = { w + 2, h + 2, D, l.grid, l.grid + cells, l.grid + 2 * cells,
     l.grid + 3 * cells, l.grid + 4 * cells
   };
 
   /* the inner messages restart from zero; so do the halo's, which stand
    * for "no neighbour" at the image border */
-  memset (l.grid, 0, sizeof (float) * 5 * cells);
+  memset (l.grid, 0, sizeof (int32_t) * 5 * cells);
   for (int y = 0; y < h; y++)
-    memcpy (g.data + ((size_t) (y + 1) * g.width + 1) * D,
-        data + ((size_t) (y0 + y) * width + x0) * D, row);
+    for (int i = 0; i < w * D; i++)
+      g.data[((size_t) (y + 1) * g.width + 1) * D + i] =
+          sd_tiled_bp_fixed (data[((size_t) (y0 + y) * width + x0) * D + i]);
 
   exchange_edges (&g, &l, width, height, tx, ty, T, false, disc_trunc);
   for (int i = 0; i < p->inner_iterations; i++) {
@@ -221,22 +292,17 @@ sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
 
   /* the tile's own edge messages, from its final state */
   exchange_edges (&g, &l, width, height, tx, ty, T, true, disc_trunc);
-
-  if (!belief)
-    return;
-  sd_bp_beliefs (&g, l.belief);
-  for (int y = 0; y < h; y++)
-    memcpy (belief + ((size_t) (y0 + y) * width + x0) * D,
-        l.belief + ((size_t) (y + 1) * g.width + 1) * D, row);
+  if (belief)
+    write_beliefs (&g, belief, width, x0, y0);
 }
 
 void
 sd_cpu_tiled_bp (const SdParams * p, const float *data, float *belief,
-    float *workspace, int width, int height)
+    void *workspace, int width, int height)
 {
   TiledLayout l;
-  memset (workspace, 0, sizeof (float) * lay_out (p, workspace, width,
-          height, &l));
+  memset (workspace, 0, sd_cpu_tiled_bp_workspace_bytes (p, width, height));
+  lay_out (p, workspace, width, height, &l);
   const int n = l.tiles_x * l.tiles_y;
   for (int o = 0; o < p->outer_iterations; o++) {
     for (int t = 0; t < n; t++)

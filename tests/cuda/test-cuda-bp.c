@@ -218,7 +218,7 @@ test_two_engines (SdAlgorithm algorithm)
   pb = pa;
   pb.num_disparities = 24;
   pb.bp_precision = SD_BP_PRECISION_HALF;
-  pb.tile_size = 16;
+  pb.tile_size = 14;
   SdPlane la = { a.left, a.width, a.height, (size_t) a.width, SD_PIXEL_GRAY8 };
   SdPlane ra = la;
   ra.data = a.right;
@@ -284,14 +284,14 @@ test_tiles (int w, int h)
     SdParams p;
     sd_params_init (&p);
     p.algorithm = SD_ALGORITHM_TILED_BP;
-    p.num_disparities = 40;
+    p.num_disparities = 24;
     p.min_disparity = 1;
     p.lr_check = SD_LR_CHECK_OFF;
     p.tile_size = cases[i].tile;
     p.outer_iterations = cases[i].outer;
     p.inner_iterations = cases[i].inner;
     char what[128];
-    snprintf (what, sizeof (what), "tiled-bp %dx%d D=40 %d/%d/%d", w, h,
+    snprintf (what, sizeof (what), "tiled-bp %dx%d D=24 %d/%d/%d", w, h,
         p.tile_size, p.outer_iterations, p.inner_iterations);
     SD_CHECK (!refused (what, &p), "%s: refused", what);
     free (agree (what, &p, &l, &r));
@@ -302,7 +302,7 @@ test_tiles (int w, int h)
   big.num_disparities = 40;
   big.tile_size = 23;
   SD_CHECK (refused ("tiled-bp tile 23 D=40", &big), "a 23x23 tile with 40 "
-      "disparities (485 KB of shared memory) was not refused");
+      "disparities (850 KB of shared memory) was not refused");
   sd_synth_free (&pair);
 }
 

@@ -68,7 +68,7 @@ test_pyramid_size (void)
   p.num_disparities = 2;
   p.levels = 3;
   /* 5x3 -> 3x2 -> 2x1: 15 + 6 + 2 pixels, five arrays of 2 each */
-  SD_CHECK_INT (sd_cpu_hbp_workspace_floats (&p, 5, 3), 5 * 2 * 23);
+  SD_CHECK_INT (sd_cpu_hbp_workspace_bytes (&p, 5, 3), 4 * 5 * 2 * 23);
   /* automatic depth: the coarsest level keeps 16..31 pixels on its short
    * side (Tsukuba 288 -> 18 after 4 halvings: 5 levels) */
   p.levels = 0;

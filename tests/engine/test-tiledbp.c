@@ -29,8 +29,7 @@ tiled_beliefs (const SdParams * p, const float *data, int w, int h)
 {
   const size_t n = (size_t) w * h * p->num_disparities;
   float *belief = malloc (sizeof (float) * n);
-  float *ws = malloc (sizeof (float) * sd_cpu_tiled_bp_workspace_floats (p,
-          w, h));
+  void *ws = malloc (sd_cpu_tiled_bp_workspace_bytes (p, w, h));
   sd_cpu_tiled_bp (p, data, belief, ws, w, h);
   free (ws);
   return belief;
@@ -53,18 +52,17 @@ hand_params (SdParams * p, int num_disparities, int tile_size)
 static void
 test_one_tile_by_hand (void)
 {
-  /* 3x1 pixels, two labels, one tile.  Right sweep: p0 [0 4] sends
-   * [0 1] - 0.5 = [-0.5 0.5]; p1 sends [3 1] + [-0.5 0.5] = [2.5 1.5]
-   * -> [2.5 1.5] - 2 = [0.5 -0.5].  Left sweep: p2 [2 2] sends [0 0]; p1
-   * sends [3 1] -> [2 1] - 1.5 = [0.5 -0.5].  Beliefs: p0 [0 4] + [0.5
-   * -0.5]; p1 [3 1] + [0 0] + [-0.5 0.5]; p2 [2 2] + [0.5 -0.5].  The
-   * reverse pass revisits the one tile from scratch: the same again. */
+  /* 3x1 pixels, two labels, one tile.  Right sweep: p0 [0 4] sends [0 1];
+   * p1 sends [3 1] + [0 1] = [3 2] -> [1 0] (less its smallest entry).
+   * Left sweep: p2 [2 2] sends [0 0]; p1 sends [3 1] -> [2 1] -> [1 0].
+   * Beliefs: p0 [0 4] + [1 0]; p1 [3 1] + [0 0] + [0 1]; p2 [2 2] + [1 0].
+   * The reverse pass revisits the one tile from scratch: the same again. */
   SdParams p;
   hand_params (&p, 2, 4);
   const float data[6] = { 0, 4, 3, 1, 2, 2 };
   float *belief = tiled_beliefs (&p, data, 3, 1);
   check_floats (belief, (const float[6]) {
-      0.5f, 3.5f, 2.5f, 1.5f, 2.5f, 1.5f}, 6, "one-tile beliefs");
+      1, 4, 3, 2, 3, 2}, 6, "one-tile beliefs");
   free (belief);
 }
 
@@ -73,19 +71,44 @@ test_boundary_by_hand (void)
 {
   /* 5x1 pixels in tiles of 4: pixels 0..3 without preference, pixel 4
    * (its own tile) [0 4].  Raster pass: tile 0 sees nothing yet and sends
-   * [0 0] right; tile 1 sends [0 4] -> [0 1] - 0.5 = [-0.5 0.5] left.
-   * Reverse pass: tile 1 reads tile 0's [0 0]: belief [0 4]; tile 0 reads
-   * [-0.5 0.5] into pixel 3, and its left sweep passes it on unchanged
-   * (min-convolving [-0.5 0.5] changes nothing), so every belief of tile 0
-   * is [-0.5 0.5]. */
+   * [0 0] right; tile 1 sends [0 4] -> [0 1] left.  Reverse pass: tile 1
+   * reads tile 0's [0 0]: belief [0 4]; tile 0 reads [0 1] into pixel 3,
+   * and its left sweep passes it on unchanged (min-convolving [0 1]
+   * changes nothing), so every belief of tile 0 is [0 1]. */
   SdParams p;
   hand_params (&p, 2, 4);
   const float data[10] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 4 };
   float *belief = tiled_beliefs (&p, data, 5, 1);
   check_floats (belief, (const float[10]) {
-      -0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f, -0.5f, 0.5f, 0, 4}, 10,
-      "two-tile beliefs");
+      0, 1, 0, 1, 0, 1, 0, 1, 0, 4}, 10, "two-tile beliefs");
   free (belief);
+}
+
+/* A fixed-point message by hand: h = [5 0 3 9] (units of 1.0) min-convolves
+ * to [1 0 1 2], the cap 2.5 above the smallest entry leaves it alone, and
+ * the smallest entry is already 0; with the cap at 0.5 it is [0.5 0 0.5
+ * 0.5].  The inputs add: data [2 0 1 4] and messages [1 0 1 2], [1 0 0 2],
+ * [1 0 1 1] make that h. */
+static void
+test_message_by_hand (void)
+{
+  const int32_t one = SD_TILED_BP_ONE;
+  const int32_t data[4] = { 2 * one, 0, one, 4 * one };
+  const int32_t a[4] = { one, 0, one, 2 * one }, b[4] = { one, 0, 0, 2 * one };
+  const int32_t c[4] = { one, 0, one, one };
+  const int32_t expect[2][4] = { {one, 0, one, 2 * one},
+  {one / 2, 0, one / 2, one / 2}
+  };
+  const int32_t cap[2] = { 2 * one + one / 2, one / 2 };
+  for (int i = 0; i < 2; i++) {
+    int32_t out[4];
+    sd_tiled_bp_message (data, a, b, c, out, 4, cap[i]);
+    for (int k = 0; k < 4; k++)
+      SD_CHECK_INT (out[k], expect[i][k]);
+  }
+  SD_CHECK_INT (sd_tiled_bp_fixed (0.25f), one / 4);
+  SD_CHECK_INT (sd_tiled_bp_fixed (1.5f / one), 2);      /* to even */
+  SD_CHECK_INT (sd_tiled_bp_fixed (2.5f / one), 2);
 }
 
 /* Pseudo-random data costs in [0, 10). */
@@ -114,37 +137,41 @@ test_one_tile_written_out (void)
   p.tile_size = 8;
   p.outer_iterations = 1;
   p.inner_iterations = 1;
-  const float trunc = sd_params_bp_disc_trunc (&p);
-  static float data[H][W][D], up[H][W][D], down[H][W][D], left[H][W][D],
-      right[H][W][D], expect[H][W][D];
+  const int32_t trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (&p));
+  static float data[H][W][D], expect[H][W][D];
+  static int32_t fixed[H][W][D], up[H][W][D], down[H][W][D], left[H][W][D],
+      right[H][W][D];
   random_costs (&data[0][0][0], W * H * D, 11);
+  for (int i = 0; i < W * H * D; i++)
+    (&fixed[0][0][0])[i] = sd_tiled_bp_fixed ((&data[0][0][0])[i]);
   /* a neighbour outside the image sends nothing: zeros add nothing */
-  static const float none[D];
+  static const int32_t none[D];
 #define FROM_BELOW(y, x) ((y) + 1 < H ? up[(y) + 1][x] : none)
 #define FROM_ABOVE(y, x) ((y) > 0 ? down[(y) - 1][x] : none)
 #define FROM_RIGHT(y, x) ((x) + 1 < W ? left[y][(x) + 1] : none)
 #define FROM_LEFT(y, x) ((x) > 0 ? right[y][(x) - 1] : none)
   for (int y = 0; y < H; y++)
     for (int x = 0; x + 1 < W; x++)
-      sd_bp_message (data[y][x], FROM_BELOW (y, x), FROM_ABOVE (y, x),
+      sd_tiled_bp_message (fixed[y][x], FROM_BELOW (y, x), FROM_ABOVE (y, x),
           FROM_LEFT (y, x), right[y][x], D, trunc);
   for (int y = 0; y < H; y++)
     for (int x = W - 1; x > 0; x--)
-      sd_bp_message (data[y][x], FROM_BELOW (y, x), FROM_ABOVE (y, x),
+      sd_tiled_bp_message (fixed[y][x], FROM_BELOW (y, x), FROM_ABOVE (y, x),
           FROM_RIGHT (y, x), left[y][x], D, trunc);
   for (int y = 0; y + 1 < H; y++)
     for (int x = 0; x < W; x++)
-      sd_bp_message (data[y][x], FROM_ABOVE (y, x), FROM_RIGHT (y, x),
+      sd_tiled_bp_message (fixed[y][x], FROM_ABOVE (y, x), FROM_RIGHT (y, x),
           FROM_LEFT (y, x), down[y][x], D, trunc);
   for (int y = H - 1; y > 0; y--)
     for (int x = 0; x < W; x++)
-      sd_bp_message (data[y][x], FROM_BELOW (y, x), FROM_RIGHT (y, x),
+      sd_tiled_bp_message (fixed[y][x], FROM_BELOW (y, x), FROM_RIGHT (y, x),
           FROM_LEFT (y, x), up[y][x], D, trunc);
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++)
       for (int k = 0; k < D; k++)
-        expect[y][x][k] = data[y][x][k] + FROM_BELOW (y, x)[k] +
-            FROM_ABOVE (y, x)[k] + FROM_RIGHT (y, x)[k] + FROM_LEFT (y, x)[k];
+        expect[y][x][k] = (float) (fixed[y][x][k] + FROM_BELOW (y, x)[k] +
+            FROM_ABOVE (y, x)[k] + FROM_RIGHT (y, x)[k] +
+            FROM_LEFT (y, x)[k]) / SD_TILED_BP_ONE;
 #undef FROM_BELOW
 #undef FROM_ABOVE
 #undef FROM_RIGHT
@@ -174,8 +201,8 @@ test_wavefront (void)
   float *raster = tiled_beliefs (&p, data, w, h);
 
   const int tx = 6, ty = 4, diagonals = tx + ty - 1;
-  const size_t ws_floats = sd_cpu_tiled_bp_workspace_floats (&p, w, h);
-  float *ws = calloc (ws_floats, sizeof (float));
+  const size_t ws_bytes = sd_cpu_tiled_bp_workspace_bytes (&p, w, h);
+  void *ws = calloc (ws_bytes, 1);
   float *wave = malloc (sizeof (float) * n);
   for (int o = 0; o < p.outer_iterations; o++) {
     for (int pass = 0; pass < 2; pass++) {
@@ -198,7 +225,7 @@ test_wavefront (void)
    * sees the left neighbours' messages of the pass before), which shows
    * that these comparisons can fail */
   for (int order = 0; order < 2; order++) {
-    memset (ws, 0, sizeof (float) * ws_floats);
+    memset (ws, 0, ws_bytes);
     for (int o = 0; o < p.outer_iterations; o++)
       for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < tx * ty; i++) {
@@ -267,6 +294,10 @@ test_chain (void)
   const int w = 61, D = 12;
   float data[61 * 12];
   random_costs (data, w * D, 3);
+  /* costs the fixed point holds exactly, so that the energies compared
+   * are the ones BP minimised */
+  for (int i = 0; i < w * D; i++)
+    data[i] = (float) sd_tiled_bp_fixed (data[i]) / SD_TILED_BP_ONE;
   const int tiles[] = { 4, 7, 16, 64 };
   for (size_t t = 0; t < sizeof (tiles) / sizeof (tiles[0]); t++) {
     SdParams p;
@@ -457,6 +488,7 @@ main (int argc, char **argv)
 {
   test_one_tile_by_hand ();
   test_boundary_by_hand ();
+  test_message_by_hand ();
   test_one_tile_written_out ();
   test_wavefront ();
   test_chain ();
