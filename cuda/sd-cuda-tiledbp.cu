@@ -60,6 +60,8 @@ typedef struct
 } TiledArgs;
 
 #define VISIT_THREADS 256
+/* halo labels a thread loads at once */
+#define HALO_LOADS 4
 
 /* 2T lines of LANES threads sweep; more copy and fill */
 static int
@@ -111,29 +113,40 @@ visit_layout (int T, int D)
   return l;
 }
 
-/* This thread's place among the LANES that build a message. */
+/* This thread's place among the LANES that build a message, and what it
+ * adds to the ends of the other quarters' passes: their distance from
+ * this quarter, or NEVER where a quarter is not on that side. */
+#define NEVER (1 << 29)
 typedef struct
 {
   int lane;                     /* which quarter of the labels */
-  unsigned mask;                /* the LANES threads, for shuffles */
+  int from_below[LANES - 1];    /* for the quarter j below, j = 1, 2, 3 */
+  int from_above[LANES - 1];    /* for the quarter j above */
 } Quarter;
 
-__device__ __forceinline__ Quarter
+template < int M > __device__ __forceinline__ Quarter
 quarter (void)
 {
   Quarter q;
   q.lane = threadIdx.x % LANES;
-  q.mask = 0xfu << (threadIdx.x % 32 / LANES * LANES);
+#pragma unroll
+  for (int j = 1; j < LANES; j++) {
+    q.from_below[j - 1] = q.lane >= j ? (j - 1) * M * SD_TILED_BP_ONE :
+        NEVER;
+    q.from_above[j - 1] = q.lane + j < LANES ? (j - 1) * M *
+        SD_TILED_BP_ONE : NEVER;
+  }
   return q;
 }
 
-/* sd_tiled_bp_message() by LANES threads: h holds this thread's quarter
- * of data plus the three incoming messages and becomes its quarter of the
- * message.  Exact integers, so the passes may be cut into quarters: the
- * forward pass at label k is the smaller of this quarter's own pass and
- * what the quarters below end with, plus the distance. */
+/* sd_tiled_bp_message() by LANES threads of a warp that runs it whole
+ * (the shuffles name every thread): h holds this thread's quarter of data
+ * plus the three incoming messages and becomes its quarter of the message.
+ * Exact integers, so the passes may be cut into quarters: the forward
+ * pass at label k is the smaller of this quarter's own pass and what the
+ * quarters below end with, plus the distance. */
 template < int M > __device__ __forceinline__ void
-message (int (&h)[M], Quarter q, int disc_trunc)
+message (int (&h)[M], const Quarter & q, int disc_trunc)
 {
   int fwd[M], bwd[M], lowest = h[0];
   fwd[0] = h[0];
@@ -146,21 +159,25 @@ message (int (&h)[M], Quarter q, int disc_trunc)
 #pragma unroll
   for (int k = M - 2; k >= 0; k--)
     bwd[k] = min (bwd[k + 1] + SD_TILED_BP_ONE, h[k]);
-  /* the forward pass entering this quarter (label lane M - 1), the
-   * backward one (label lane M + M), and the smallest entry */
-  int into_fwd = ABSENT, into_bwd = ABSENT, all_lowest = lowest;
+  /* the forward pass entering this quarter (at label lane M - 1), the
+   * backward one (at label lane M + M), and the smallest entry */
+  int below[LANES - 1], above[LANES - 1], others[LANES - 1];
 #pragma unroll
   for (int j = 1; j < LANES; j++) {
-    const int below = __shfl_sync (q.mask, fwd[M - 1], (q.lane - j) & 3,
-        LANES);
-    const int above = __shfl_sync (q.mask, bwd[0], (q.lane + j) & 3, LANES);
-    all_lowest = min (all_lowest, __shfl_sync (q.mask, lowest,
-            (q.lane + j) & 3, LANES));
-    if (q.lane >= j)
-      into_fwd = min (into_fwd, below + (j - 1) * M * SD_TILED_BP_ONE);
-    if (q.lane + j < LANES)
-      into_bwd = min (into_bwd, above + (j - 1) * M * SD_TILED_BP_ONE);
+    below[j - 1] = __shfl_sync (0xffffffffu, fwd[M - 1],
+        (q.lane - j) & (LANES - 1), LANES) + q.from_below[j - 1];
+    above[j - 1] = __shfl_sync (0xffffffffu, bwd[0],
+        (q.lane + j) & (LANES - 1), LANES) + q.from_above[j - 1];
+    others[j - 1] = __shfl_sync (0xffffffffu, lowest,
+        (q.lane + j) & (LANES - 1), LANES);
   }
+  /* three-way minima: no chain of dependent ones */
+  const int into_fwd = min (min (below[0], below[1]), min (below[2],
+          ABSENT));
+  const int into_bwd = min (min (above[0], above[1]), min (above[2],
+          ABSENT));
+  const int all_lowest = min (min (lowest, others[0]), min (others[1],
+          others[2]));
 #pragma unroll
   for (int k = 0; k < M; k++) {
     const int f = min (fwd[k], into_fwd + (k + 1) * SD_TILED_BP_ONE);
@@ -169,17 +186,16 @@ message (int (&h)[M], Quarter q, int disc_trunc)
   }
 }
 
-/* h[k] = the sum over the sources of this quarter's labels (16-byte
- * aligned shared memory). */
+/* h[k] = the sum over the sources of this quarter's labels. */
 template < int M, int N > __device__ __forceinline__ void
-add_quarters (int (&h)[M], const int *const (&src)[N])
+add_quarters (int (&h)[M], const int4 * const (&src)[N])
 {
 #pragma unroll
   for (int g = 0; g < M / 4; g++) {
-    int4 sum = reinterpret_cast < const int4 * >(src[0])[g];
+    int4 sum = src[0][g];
 #pragma unroll
     for (int i = 1; i < N; i++) {
-      const int4 v = reinterpret_cast < const int4 * >(src[i])[g];
+      const int4 v = src[i][g];
       sum.x += v.x;
       sum.y += v.y;
       sum.z += v.z;
@@ -193,42 +209,52 @@ add_quarters (int (&h)[M], const int *const (&src)[N])
 }
 
 template < int M > __device__ __forceinline__ void
-store_quarter (int *dst, const int (&v)[M])
+store_quarter (int4 * dst, const int (&v)[M])
 {
 #pragma unroll
   for (int g = 0; g < M / 4; g++)
-    reinterpret_cast < int4 * >(dst)[g] =
-        make_int4 (v[4 * g], v[4 * g + 1], v[4 * g + 2], v[4 * g + 3]);
+    dst[g] = make_int4 (v[4 * g], v[4 * g + 1], v[4 * g + 2], v[4 * g + 3]);
 }
 
 /* One line of a BP-M sweep, this thread's quarter of the labels: n pixels
  * from grid index g, stepping gs; each but the last sends its message into
- * out at its own index, built from what the previous pixel sent (kept in
- * registers) and the data and the two messages across the line, at
- * offsets o1 and o2 in s1 and s2. */
+ * out at its own index (when store), built from what the previous pixel
+ * sent (kept in registers) and the data and the two messages across the
+ * line, at offsets o1 and o2 in s1 and s2.  Indices count 16-byte
+ * groups. */
 template < int M > __device__ __forceinline__ void
-sweep_line (const int *__restrict__ data, int *__restrict__ out,
-    const int *__restrict__ s1, int o1, const int *__restrict__ s2, int o2,
-    int g, int gs, int n, Quarter q, int disc_trunc)
+sweep_line (const int4 * __restrict__ data, int4 * __restrict__ out,
+    const int4 * __restrict__ s1, int o1, const int4 * __restrict__ s2,
+    int o2, int g, int gs, int n, bool store, const Quarter & q,
+    int disc_trunc)
 {
-  g += q.lane * M;
-  int along[M];
+  g += q.lane * M / 4;
+  int along[M], across[M];
   {
-    const int *const src[1] = { out + g - gs };
+    const int4 *const src[1] = { out + g - gs };
     add_quarters (along, src);
+  }
+  {
+    const int4 *const src[3] = { data + g, s1 + g + o1, s2 + g + o2 };
+    add_quarters (across, src);
   }
   for (int i = 0; i + 1 < n; i++, g += gs) {
     int h[M];
-    const int *const src[3] = { data + g, s1 + g + o1, s2 + g + o2 };
-    add_quarters (h, src);
 #pragma unroll
     for (int k = 0; k < M; k++)
-      h[k] += along[k];
+      h[k] = across[k] + along[k];
+    /* the next pixel's inputs (the last round reads the line's last
+     * pixel, unused), loaded while this message is built */
+    const int4 *const src[3] = { data + g + gs, s1 + g + gs + o1,
+      s2 + g + gs + o2
+    };
+    add_quarters (across, src);
     message (h, q, disc_trunc);
 #pragma unroll
     for (int k = 0; k < M; k++)
       along[k] = h[k];
-    store_quarter (out + g, along);
+    if (store)
+      store_quarter (out + g, along);
   }
 }
 
@@ -266,7 +292,7 @@ visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
   int *up = data + l.grid, *down = up + l.grid;
   int *left = down + l.grid, *right = left + l.grid;
   const int tid = threadIdx.x, nt = blockDim.x;
-  const Quarter q = quarter ();
+  const Quarter q = quarter < M > ();
 
   /* Before the diagonal before is done: what no diagonal writes.  The
    * messages restart from zero, the halo's too ("no neighbour"). */
@@ -293,57 +319,84 @@ visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
 #endif
 
   /* what the neighbours sent, into the halo: a label of an edge pixel a
-   * thread */
-  for (int i = tid; i < 2 * (w + h) * D; i += nt) {
+   * thread, HALO_LOADS of them in flight at once (one trip to L2, where
+   * a loop that stored each before loading the next made one each);
+   * where no tile sends, the halo keeps its zero */
+  auto halo_cell = [&](int i, int **dst) -> const int *{
     const int e = i / D, k = i - e * D;
-    int *dst;
-    const int *src = NULL;
     if (e < h) {                /* from the left tile, which sent east */
-      dst = right + (e + 1) * R;
-      if (tx > 0)
-        src = edge_message (a, tx - 1, ty, SD_BP_FROM_RIGHT, y0 + e);
-    } else if (e < 2 * h) {     /* from the right tile, sent west */
-      dst = left + (e - h + 1) * R + (w + 1) * P;
-      if (tx + 1 < a.tiles_x)
-        src = edge_message (a, tx + 1, ty, SD_BP_FROM_LEFT, y0 + e - h);
-    } else if (e < 2 * h + w) { /* from the tile above, sent south */
-      dst = down + (e - 2 * h + 1) * P;
-      if (ty > 0)
-        src = edge_message (a, tx, ty - 1, SD_BP_FROM_BELOW,
-            x0 + e - 2 * h);
-    } else {                    /* from the tile below, sent north */
-      dst = up + (h + 1) * R + (e - 2 * h - w + 1) * P;
-      if (ty + 1 < a.tiles_y)
-        src = edge_message (a, tx, ty + 1, SD_BP_FROM_ABOVE,
-            x0 + e - 2 * h - w);
+      *dst = right + (e + 1) * R + k;
+      return tx > 0 ? edge_message (a, tx - 1, ty, SD_BP_FROM_RIGHT,
+          y0 + e) + k : NULL;
     }
-    if (src)
-      dst[k] = src[k];
+    if (e < 2 * h) {            /* from the right tile, sent west */
+      *dst = left + (e - h + 1) * R + (w + 1) * P + k;
+      return tx + 1 < a.tiles_x ? edge_message (a, tx + 1, ty,
+          SD_BP_FROM_LEFT, y0 + e - h) + k : NULL;
+    }
+    if (e < 2 * h + w) {        /* from the tile above, sent south */
+      *dst = down + (e - 2 * h + 1) * P + k;
+      return ty > 0 ? edge_message (a, tx, ty - 1, SD_BP_FROM_BELOW,
+          x0 + e - 2 * h) + k : NULL;
+    }
+    /* from the tile below, sent north */
+    *dst = up + (h + 1) * R + (e - 2 * h - w + 1) * P + k;
+    return ty + 1 < a.tiles_y ? edge_message (a, tx, ty + 1,
+        SD_BP_FROM_ABOVE, x0 + e - 2 * h - w) + k : NULL;
+  };
+  const int halo = 2 * (w + h) * D;
+  for (int base = tid; base < halo; base += HALO_LOADS * nt) {
+    int *dst[HALO_LOADS], v[HALO_LOADS];
+#pragma unroll
+    for (int r = 0; r < HALO_LOADS; r++) {
+      const int *src = base + r * nt < halo ? halo_cell (base + r * nt,
+          &dst[r]) : NULL;
+      v[r] = src ? *src : 0;
+    }
+#pragma unroll
+    for (int r = 0; r < HALO_LOADS; r++)
+      if (base + r * nt < halo)
+        *dst[r] = v[r];
   }
   __syncthreads ();
 
-  const int line = tid / LANES;
+  /* LANES threads a line; the warps that hold a line run whole (the
+   * shuffles need every thread), those past the last line repeating line
+   * 0 without storing */
+  const int line = tid / LANES, warp_line = tid / 32 * 32 / LANES;
+  const int4 *data4 = reinterpret_cast < const int4 * >(data);
+  int4 *up4 = reinterpret_cast < int4 * >(up);
+  int4 *down4 = reinterpret_cast < int4 * >(down);
+  int4 *left4 = reinterpret_cast < int4 * >(left);
+  int4 *right4 = reinterpret_cast < int4 * >(right);
+  const int P4 = P / 4, R4 = R / 4;
   for (int it = 0; it < a.inner; it++) {
     /* right and left sweeps: row line % h, the vertical messages across */
-    if (line < 2 * h) {
-      const int y = line % h + 1, to_left = line >= h;
-      sweep_line < M > (data, to_left ? left : right, up, R, down, -R,
-          y * R + (to_left ? w : 1) * P, to_left ? -P : P, w, q,
-          a.disc_trunc);
+    if (warp_line < 2 * h) {
+      const int l = line < 2 * h ? line : 0;
+      const int y = l % h + 1, to_left = l >= h;
+      sweep_line < M > (data4, to_left ? left4 : right4, up4, R4, down4,
+          -R4, y * R4 + (to_left ? w : 1) * P4, to_left ? -P4 : P4, w,
+          line < 2 * h, q, a.disc_trunc);
     }
     __syncthreads ();
     /* down and up sweeps: column line % w */
-    if (line < 2 * w) {
-      const int x = line % w + 1, to_up = line >= w;
-      sweep_line < M > (data, to_up ? up : down, left, P, right, -P,
-          (to_up ? h : 1) * R + x * P, to_up ? -R : R, h, q, a.disc_trunc);
+    if (warp_line < 2 * w) {
+      const int l = line < 2 * w ? line : 0;
+      const int x = l % w + 1, to_up = l >= w;
+      sweep_line < M > (data4, to_up ? up4 : down4, left4, P4, right4, -P4,
+          (to_up ? h : 1) * R4 + x * P4, to_up ? -R4 : R4, h,
+          line < 2 * w, q, a.disc_trunc);
     }
     __syncthreads ();
   }
 
   /* the tile's own edge messages, from its final state: an edge pixel to
-   * LANES threads (whole groups of them, as nt is a multiple of 32) */
-  for (int e = line; e < 2 * (w + h); e += nt / LANES) {
+   * LANES threads, every thread through the same rounds (the shuffles),
+   * those past the last edge pixel or without a neighbour tile there
+   * building a message they do not store */
+  for (int round = 0; round < 2 * (w + h); round += nt / LANES) {
+    const int e = round + line;
     int side, x, y, along, ntx = tx, nty = ty;
     if (e < h) {
       side = SD_BP_FROM_RIGHT, x = w, y = e + 1, along = y0 + e, ntx++;
@@ -353,16 +406,16 @@ visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
       side = SD_BP_FROM_BELOW, x = e - 2 * h + 1, y = h;
       along = x0 + x - 1, nty++;
     } else {
-      side = SD_BP_FROM_ABOVE, x = e - 2 * h - w + 1, y = 1;
+      side = SD_BP_FROM_ABOVE, x = min (e - 2 * h - w + 1, w), y = 1;
       along = x0 + x - 1, nty--;
     }
-    if (ntx < 0 || ntx >= a.tiles_x || nty < 0 || nty >= a.tiles_y)
-      continue;
-    const int g = y * R + x * P + q.lane * M;
-    const int *below = up + g + R, *above = down + g - R;
-    const int *from_right = left + g + P, *from_left = right + g - P;
+    const bool sends = e < 2 * (w + h) && ntx >= 0 && ntx < a.tiles_x
+        && nty >= 0 && nty < a.tiles_y;
+    const int g = (y * R + x * P + q.lane * M) / 4;
+    const int4 *below = up4 + g + R4, *above = down4 + g - R4;
+    const int4 *from_right = left4 + g + P4, *from_left = right4 + g - P4;
     /* data and the three incoming messages that are not from side */
-    const int *const src[4] = { data + g,
+    const int4 *const src[4] = { data4 + g,
       side == SD_BP_FROM_BELOW ? above : below,
       side == SD_BP_FROM_BELOW || side == SD_BP_FROM_ABOVE ? from_right :
           above, side == SD_BP_FROM_LEFT ? from_right : from_left
@@ -370,6 +423,8 @@ visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
     int msg[M];
     add_quarters (msg, src);
     message (msg, q, a.disc_trunc);
+    if (!sends)
+      continue;
     int *dst = edge_message (a, tx, ty, side, along) + q.lane * M;
 #pragma unroll
     for (int k = 0; k < M; k++)
