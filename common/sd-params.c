@@ -108,8 +108,8 @@ const SdParamDesc sd_param_descs[] = {
       "0 means num-disparities / 7.5"),
   FLOAT ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images "
       "(0 = off)", sigma, 0, 10, false, NULL),
-  ENUM ("bp-precision", "hbp: how messages are stored (tiled-bp keeps "
-      "float)", bp_precision, sd_bp_precision_entries),
+  ENUM ("bp-precision", "hbp: how messages are stored (tiled-bp computes "
+      "in fixed point)", bp_precision, sd_bp_precision_entries),
   INT ("tile-size", "tiled-bp: side of the square tiles (pixels)", tile_size,
       SD_MIN_TILE_SIZE, SD_MAX_TILE_SIZE, NULL),
   INT ("outer-iterations", "tiled-bp: raster and reverse-raster passes",

@@ -4,8 +4,8 @@
 # synthetic scenes, and end-to-end timings (host images in, disparity out):
 # hbp on the six sets of issue 5; tiled-bp on Tsukuba's 16 labels (the
 # MEMOCODE 2013 measure: mismatching labels, bare labels) over tile sizes,
-# and iteration counts, and its bad>1 on the sets it
-# runs on the GPU.  Prints a short table last.
+# iteration counts and smoothing, and its bad>1 on the sets it runs on the
+# GPU.  Prints a short table last.
 #
 # usage: tests/cuda/run-bp-on-device.sh [BIN_DIR [PARTS]]
 #   BIN_DIR holds test-cuda-bp, sd-bench and stereo/ (default .gpu-bp);
@@ -49,12 +49,14 @@ if [[ $PARTS == *bench* ]]; then
       --num-disparities "${sd##*:}"
   done
 
+  # tile/outer/inner/sigma; the contest's bare labels
   bare="--subpixel false --lr-check -1 --median false"
-  for tol in 10/4/2 10/1/2 10/2/2 10/1/1 8/2/2 16/2/4 24/1/4 10/4/4; do
-    IFS=/ read -r t o i <<< "$tol"
-    bench "tiled tsukuba $tol" --set "$DATA/mb2001_tsukuba" \
+  for tois in 10/4/2/0 10/1/2/0 12/1/2/0 10/1/1/0 8/2/2/0 24/1/4/0 \
+      24/1/1/0.7 20/1/1/0.7 16/1/1/0.7 24/1/2/0.7 12/1/2/0.7; do
+    IFS=/ read -r t o i s <<< "$tois"
+    bench "tiled tsukuba $tois" --set "$DATA/mb2001_tsukuba" \
       --algorithm tiled-bp --num-disparities 16 $bare --tile-size "$t" \
-      --outer-iterations "$o" --inner-iterations "$i"
+      --outer-iterations "$o" --inner-iterations "$i" --sigma "$s"
   done
   for sd in mb2001_tsukuba:16 mb2001_venus:21 mb2001_map:32 mb2001_barn1:32 \
       mb2003_teddy_quarter:64 mb2003_cones_quarter:64; do
