@@ -218,10 +218,10 @@ store_quarter (int4 * dst, const int (&v)[M])
 
 /* One line of a BP-M sweep, this thread's quarter of the labels: n pixels
  * from grid index g, stepping gs; each but the last sends its message into
- * out at its own index (when store), built from what the previous pixel
- * sent (kept in registers) and the data and the two messages across the
- * line, at offsets o1 and o2 in s1 and s2.  Indices count 16-byte
- * groups. */
+ * out at its own index (when store), built in place from what the
+ * previous pixel sent (kept in registers) plus the data and the two
+ * messages across the line, at offsets o1 and o2 in s1 and s2.  Indices
+ * count 16-byte groups. */
 template < int M > __device__ __forceinline__ void
 sweep_line (const int4 * __restrict__ data, int4 * __restrict__ out,
     const int4 * __restrict__ s1, int o1, const int4 * __restrict__ s2,
@@ -239,20 +239,16 @@ sweep_line (const int4 * __restrict__ data, int4 * __restrict__ out,
     add_quarters (across, src);
   }
   for (int i = 0; i + 1 < n; i++, g += gs) {
-    int h[M];
 #pragma unroll
     for (int k = 0; k < M; k++)
-      h[k] = across[k] + along[k];
+      along[k] += across[k];
     /* the next pixel's inputs (the last round reads the line's last
      * pixel, unused), loaded while this message is built */
     const int4 *const src[3] = { data + g + gs, s1 + g + gs + o1,
       s2 + g + gs + o2
     };
     add_quarters (across, src);
-    message (h, q, disc_trunc);
-#pragma unroll
-    for (int k = 0; k < M; k++)
-      along[k] = h[k];
+    message (along, q, disc_trunc);
     if (store)
       store_quarter (out + g, along);
   }
