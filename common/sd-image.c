@@ -1,4 +1,5 @@
 #include "sd-image.h"
+#include "sd-png.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const SdPixelLayout layouts[] = {
   [SD_PIXEL_GRAY8] = {1, -1, -1, -1},
@@ -212,8 +214,15 @@ sd_image_read (const char *path, char *msg, size_t size)
   }
   char magic[4];
   SdImage *img = NULL;
+  uint8_t signature[8];
+  const size_t n = fread (signature, 1, sizeof (signature), f);
+  rewind (f);
+  if (sd_png_signature (signature, n)) {
+    img = sd_png_read (f, path, msg, size);
+    goto out;
+  }
   if (!read_token (f, magic, sizeof (magic))) {
-    say (msg, size, "%s: empty or not a PNM/PFM file", path);
+    say (msg, size, "%s: empty or not a PNG, PNM or PFM file", path);
     goto out;
   }
   if (!strcmp (magic, "Pf") || !strcmp (magic, "PF")) {
@@ -221,8 +230,8 @@ sd_image_read (const char *path, char *msg, size_t size)
     goto out;
   }
   if (strcmp (magic, "P5") && strcmp (magic, "P6")) {
-    say (msg, size, "%s: '%s' files are not supported (binary P5, P6 and "
-        "PFM are)", path, magic);
+    say (msg, size, "%s: '%s' files are not supported (PNG, binary P5, P6 "
+        "and PFM are)", path, magic);
     goto out;
   }
   bool colour = magic[1] == '6';
@@ -266,9 +275,18 @@ out:
   return img;
 }
 
+static bool
+has_png_suffix (const char *path)
+{
+  const size_t n = strlen (path);
+  return n >= 4 && strcasecmp (path + n - 4, ".png") == 0;
+}
+
 bool
 sd_image_write (const char *path, const SdPlane * p, char *msg, size_t size)
 {
+  if (has_png_suffix (path))
+    return sd_png_write (path, p, msg, size);
   FILE *f = fopen (path, "wb");
   if (!f) {
     say (msg, size, "cannot write %s: %s", path, strerror (errno));

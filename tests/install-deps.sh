@@ -3,7 +3,7 @@
 # missing, through sudo when not root.  Used by both README commands.
 set -euo pipefail
 packages=(
-  gcc libc6-dev pkg-config meson ninja-build python3
+  gcc libc6-dev pkg-config meson ninja-build python3 libpng-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0

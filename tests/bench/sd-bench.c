@@ -30,21 +30,25 @@ usage (FILE * f)
       " | --set DIR | --synthetic WxH)\n"
       "                [--backend auto|cpu|cuda] [--device N] [--repeat N]\n"
       "                [--warmup N]\n"
-      "                [--out FILE.pgm] [--color FILE.ppm] [--save-pair DIR]\n"
+      "                [--out FILE.png|pgm] [--color FILE.png|ppm]\n"
+      "                [--save-pair DIR]\n"
       "                [--<parameter> VALUE ...]\n");
   fprintf (f, "Parameters (the element's property names):\n");
   for (size_t i = 0; i < sd_param_count; i++)
     fprintf (f, "  --%-18s %s\n", sd_param_descs[i].name,
         sd_param_descs[i].blurb);
   fprintf (f,
-      "--set DIR reads a set folder of shared/data/stereo (its sets.tsv is\n"
-      "in the folder above); num-disparities then defaults to the set's\n"
-      "suggested count.  --out writes 16-bit PGM: value = 16 * d, 0 = invalid.\n"
+      "--set DIR reads a set folder of shared/data/stereo or stereo-extra\n"
+      "(its sets.tsv is in the folder above); num-disparities then defaults\n"
+      "to the set's suggested count.  Images are PNG, PGM or PPM.  --out\n"
+      "writes 16-bit PNG (FILE.png) or PGM: value = 16 * d, 0 = invalid;\n"
+      "--color writes PNG or PPM.\n"
       "With --repeat above 1 the pair is also run --repeat times with two\n"
       "pairs in flight (sd_engine_submit / sd_engine_collect): the rate an\n"
       "application or the element gets.\n"
-      "With the CUDA backend, the pipeline is also timed with CUDA events\n"
-      "(--warmup runs, then max(--repeat, 50) runs; medians): device memory\n"
+      "With the CUDA backend and --repeat above 1, the pipeline is also timed\n"
+      "with CUDA events (--warmup runs, then max(--repeat, 50) runs;\n"
+      "medians): device memory\n"
       "in and out (kernel time) and host memory in and out (end to end).\n");
 }
 
@@ -300,7 +304,8 @@ main (int argc, char **argv)
         1000.0 / per_pair, repeat);
   }
 
-  if (!strcmp (sd_engine_backend_name (engine), "cuda")
+  /* a single run is an accuracy run: no timing loop */
+  if (repeat > 1 && !strcmp (sd_engine_backend_name (engine), "cuda")
       && sd_cuda_pipeline_time) {
     SdCudaPipeline *pl = sd_cuda_pipeline_new (device, &err);
     SdCudaTimings t;
@@ -338,19 +343,22 @@ main (int argc, char **argv)
     sd_cuda_pipeline_free (pl);
   }
 
+  SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
   if (gt) {
-    SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
     /* the pixel count of bad>0.5 is the MEMOCODE contest's measure on
      * Tsukuba, whose ground truth is whole pixels */
     printf ("accuracy: bad>0.5 %.2f %% (%ld px), bad>1 %.2f %%, bad>2 %.2f "
-        "%%, mae %.3f px, invalid %.2f %% of %ld ground-truth pixels\n",
-        a.bad05, lround (a.bad05 * a.gt_pixels / 100), a.bad1, a.bad2, a.mae,
-        a.invalid, a.gt_pixels);
+        "%%, mae %.3f px, invalid %.2f %% of %ld ground-truth pixels; bad>1 "
+        "%.2f %% of the estimated ones\n", a.bad05, lround (a.bad05 *
+            a.gt_pixels / 100), a.bad1, a.bad2, a.mae, a.invalid,
+        a.gt_pixels, a.bad1_valid);
   }
+  printf ("density: invalid %.2f %% of all %ld pixels\n", a.invalid_all,
+      (long) w * h);
   int status = 0;
   if (out_path) {
     if (sd_image_write (out_path, &out, msg, sizeof (msg)))
-      printf ("wrote %s (16-bit PGM: value = 16 * disparity, 0 = invalid)\n",
+      printf ("wrote %s (16-bit: value = 16 * disparity, 0 = invalid)\n",
           out_path);
     else {
       fprintf (stderr, "sd-bench: %s\n", msg);

@@ -1,6 +1,8 @@
-/* PNM and PFM files: round trips at 8 and 16 bits, gray and colour, float;
- * header comments; clear errors for files that are not right. */
+/* PNG, PNM and PFM files: round trips at 8 and 16 bits, gray and colour,
+ * float; header comments; PNG colour types written by libpng itself; clear
+ * errors for files that are not right. */
 #include <math.h>
+#include <png.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,6 +60,91 @@ write_file (const char *name, const char *bytes, size_t n)
   fclose (f);
 }
 
+/* Writes a PNG with libpng directly, rows given as the file holds them
+ * (16-bit samples big-endian), so the reader is tested on files it did not
+ * write. */
+static void
+write_png (const char *name, int w, int h, int depth, int colour_type,
+    const uint8_t * bytes, const png_color * palette, int n_palette)
+{
+  FILE *f = fopen (tmp_path (name), "wb");
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL,
+      NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+  png_init_io (png, f);
+  png_set_IHDR (png, info, w, h, depth, colour_type, PNG_INTERLACE_NONE,
+      PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (palette)
+    png_set_PLTE (png, info, palette, n_palette);
+  png_write_info (png, info);
+  const size_t row_bytes = png_get_rowbytes (png, info);
+  for (int y = 0; y < h; y++)
+    png_write_row (png, bytes + y * row_bytes);
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  fclose (f);
+}
+
+static void
+png_checks (void)
+{
+  char msg[256];
+  round_trip (SD_PIXEL_GRAY8, "g8.png");
+  round_trip (SD_PIXEL_GRAY16, "g16.png");
+  round_trip (SD_PIXEL_RGB, "rgb.png");
+
+  /* 16-bit samples are big-endian in the file, host-endian in the plane */
+  const uint8_t wide[] = { 0x12, 0x34, 0xab, 0xcd };
+  write_png ("w16.png", 2, 1, 16, PNG_COLOR_TYPE_GRAY, wide, NULL, 0);
+  SdImage *w = sd_image_read (tmp_path ("w16.png"), msg, sizeof (msg));
+  SD_CHECK (w && w->plane.format == SD_PIXEL_GRAY16, "%s", msg);
+  if (w) {
+    SD_CHECK_INT (((uint16_t *) w->plane.data)[0], 0x1234);
+    SD_CHECK_INT (((uint16_t *) w->plane.data)[1], 0xabcd);
+  }
+  sd_image_free (w);
+
+  /* alpha is dropped, a palette is looked up */
+  const uint8_t rgba[] = { 10, 20, 30, 255, 40, 50, 60, 0 };
+  write_png ("rgba.png", 2, 1, 8, PNG_COLOR_TYPE_RGB_ALPHA, rgba, NULL, 0);
+  SdImage *a = sd_image_read (tmp_path ("rgba.png"), msg, sizeof (msg));
+  SD_CHECK (a && a->plane.format == SD_PIXEL_RGB, "%s", msg);
+  if (a)
+    SD_CHECK (memcmp (a->plane.data, "\x0a\x14\x1e\x28\x32\x3c", 6) == 0,
+        "RGBA not read as its RGB");
+  sd_image_free (a);
+  const png_color palette[2] = { {1, 2, 3}, {200, 100, 50} };
+  const uint8_t indices[] = { 1, 0, 1 };
+  write_png ("pal.png", 3, 1, 8, PNG_COLOR_TYPE_PALETTE, indices, palette, 2);
+  SdImage *pal = sd_image_read (tmp_path ("pal.png"), msg, sizeof (msg));
+  SD_CHECK (pal && pal->plane.format == SD_PIXEL_RGB, "%s", msg);
+  if (pal)
+    SD_CHECK (memcmp (pal->plane.data, "\xc8\x64\x32\x01\x02\x03\xc8\x64"
+            "\x32", 9) == 0, "palette not looked up");
+  sd_image_free (pal);
+
+  /* refused: 16-bit colour, a truncated file, a float plane as PNG */
+  const uint8_t rgb16[6] = { 0 };
+  write_png ("rgb16.png", 1, 1, 16, PNG_COLOR_TYPE_RGB, rgb16, NULL, 0);
+  SD_CHECK (sd_image_read (tmp_path ("rgb16.png"), msg, sizeof (msg)) ==
+      NULL, "16-bit colour PNG accepted");
+  SD_CHECK (strstr (msg, "16-bit colour") != NULL, "message: %s", msg);
+  FILE *f = fopen (tmp_path ("g8.png"), "rb");
+  char bytes[4096];
+  const size_t n = fread (bytes, 1, sizeof (bytes), f);
+  fclose (f);
+  write_file ("cut.png", bytes, n / 2);
+  SD_CHECK (sd_image_read (tmp_path ("cut.png"), msg, sizeof (msg)) == NULL,
+      "truncated PNG accepted");
+  SD_CHECK (strstr (msg, "cut.png: not a valid PNG") != NULL, "message: %s",
+      msg);
+  float pixel = 1;
+  SdPlane fp = { &pixel, 1, 1, sizeof (float), SD_PIXEL_FLOAT };
+  SD_CHECK (!sd_image_write (tmp_path ("f.png"), &fp, msg, sizeof (msg)),
+      "float plane written as PNG");
+  SD_CHECK (strstr (msg, "PNG") != NULL, "message: %s", msg);
+}
+
 int
 main (void)
 {
@@ -69,6 +156,7 @@ main (void)
   round_trip (SD_PIXEL_GRAY16, "g16.pgm");
   round_trip (SD_PIXEL_RGB, "rgb.ppm");
   round_trip (SD_PIXEL_FLOAT, "f.pfm");
+  png_checks ();
 
   char msg[256];
   /* comments between header tokens, as Paint Shop Pro writes them */
@@ -124,7 +212,8 @@ main (void)
           SD_PIXEL_GRAY16), 0xab);
 
   for (const char *n = "g8.pgm\0g16.pgm\0rgb.ppm\0f.pfm\0c.pgm\0w.pgm\0"
-      "t.pgm\0a.pgm\0"; *n; n += strlen (n) + 1)
+      "t.pgm\0a.pgm\0g8.png\0g16.png\0rgb.png\0w16.png\0rgba.png\0"
+      "pal.png\0rgb16.png\0cut.png\0"; *n; n += strlen (n) + 1)
     unlink (tmp_path (n));
   rmdir (dir);
   return sd_test_exit ("test-image");

@@ -5,83 +5,163 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-say (char *msg, size_t size, const char *what, const char *detail)
+/* The columns of sets.tsv we use, from its header line. */
+typedef struct
 {
-  snprintf (msg, size, "%s%s%s", what, detail ? ": " : "",
-      detail ? detail : "");
+  int name, left, right, gt, decode, ndisp;
+} SetColumns;
+
+/* Splits a tab-separated line in place; returns the column count. */
+static int
+split_tabs (char *line, char **cols, int max)
+{
+  line[strcspn (line, "\r\n")] = '\0';
+  int n = 0;
+  for (char *p = line; n < max;) {
+    cols[n++] = p;
+    char *tab = strchr (p, '\t');
+    if (!tab)
+      break;
+    *tab = '\0';
+    p = tab + 1;
+  }
+  return n;
 }
 
-/* Finds the row of sets.tsv for set name; fills the columns we use. */
 static bool
-read_sets_row (const char *tsv, const char *name, char *left, char *right,
-    char *gt, int *divisor, int *ndisp, char *msg, size_t size)
+find_columns (char **cols, int n, SetColumns * c)
+{
+  *c = (SetColumns) {
+  -1, -1, -1, -1, -1, -1};
+  for (int i = 0; i < n; i++) {
+    int *col = !strcmp (cols[i], "set") ? &c->name :
+        !strcmp (cols[i], "left") ? &c->left :
+        !strcmp (cols[i], "right") ? &c->right :
+        !strcmp (cols[i], "gt") ? &c->gt :
+        !strcmp (cols[i], "gt_decode") ? &c->decode :
+        !strcmp (cols[i], "ndisp_x16") ? &c->ndisp : NULL;
+    if (col)
+      *col = i;
+  }
+  return c->name == 0 && c->left >= 0 && c->right >= 0 && c->gt >= 0
+      && c->decode >= 0 && c->ndisp >= 0;
+}
+
+/* "uint8/<divisor>" or "uint16/<divisor>": the stored sample's depth in
+ * bits and what it is divided by; an empty column means no ground truth. */
+static bool
+parse_decode (const char *text, int *bits, double *divisor)
+{
+  char *end;
+  if (!strncmp (text, "uint8/", 6))
+    *bits = 8;
+  else if (!strncmp (text, "uint16/", 7))
+    *bits = 16;
+  else
+    return false;
+  *divisor = strtod (strchr (text, '/') + 1, &end);
+  return *end == '\0' && *divisor > 0;
+}
+
+typedef struct
+{
+  char left[256], right[256], gt[256];
+  int gt_bits;                  /* 0: no ground truth */
+  double gt_divisor;
+  int ndisp;
+} SetRow;
+
+/* Finds the row of sets.tsv for set name. */
+static bool
+read_sets_row (const char *tsv, const char *name, SetRow * row, char *msg,
+    size_t size)
 {
   FILE *f = fopen (tsv, "r");
   if (!f) {
-    say (msg, size, "cannot open the set index", tsv);
+    snprintf (msg, size, "cannot open the set index %s", tsv);
     return false;
   }
-  char line[1024];
-  bool found = false;
-  int col_left = -1, col_right = -1, col_gt = -1, col_decode = -1,
-      col_ndisp = -1;
-  bool header = true;
-  while (!found && fgets (line, sizeof (line), f)) {
-    line[strcspn (line, "\r\n")] = '\0';
-    char *cols[32];
-    int n = 0;
-    for (char *p = line; n < 32;) {
-      cols[n++] = p;
-      char *tab = strchr (p, '\t');
-      if (!tab)
-        break;
-      *tab = '\0';
-      p = tab + 1;
-    }
-    if (header) {
-      for (int i = 0; i < n; i++) {
-        if (!strcmp (cols[i], "left"))
-          col_left = i;
-        else if (!strcmp (cols[i], "right"))
-          col_right = i;
-        else if (!strcmp (cols[i], "gt"))
-          col_gt = i;
-        else if (!strcmp (cols[i], "gt_decode"))
-          col_decode = i;
-        else if (!strcmp (cols[i], "ndisp_x16"))
-          col_ndisp = i;
-      }
-      header = false;
-      if (col_left < 0 || col_right < 0 || col_gt < 0 || col_decode < 0
-          || col_ndisp < 0)
-        break;
-      continue;
-    }
+  char line[2048], *cols[32];
+  SetColumns c;
+  bool header_ok = fgets (line, sizeof (line), f)
+      && find_columns (cols, split_tabs (line, cols, 32), &c);
+  bool found = false, ok = false;
+  while (header_ok && !found && fgets (line, sizeof (line), f)) {
+    const int n = split_tabs (line, cols, 32);
     if (strcmp (cols[0], name) != 0)
       continue;
-    int need = col_left > col_right ? col_left : col_right;
-    if (col_gt > need)
-      need = col_gt;
-    if (col_decode > need)
-      need = col_decode;
-    if (col_ndisp > need)
-      need = col_ndisp;
-    if (n <= need)
+    found = true;
+    if (n <= c.left || n <= c.right || n <= c.gt || n <= c.decode
+        || n <= c.ndisp)
       break;
-    snprintf (left, 256, "%s", cols[col_left]);
-    snprintf (right, 256, "%s", cols[col_right]);
-    snprintf (gt, 256, "%s", cols[col_gt]);
-    /* gt_decode is "uint8/<divisor>" */
-    const char *slash = strchr (cols[col_decode], '/');
-    *divisor = slash ? atoi (slash + 1) : 0;
-    *ndisp = atoi (cols[col_ndisp]);
-    found = *divisor > 0;
+    snprintf (row->left, sizeof (row->left), "%s", cols[c.left]);
+    snprintf (row->right, sizeof (row->right), "%s", cols[c.right]);
+    snprintf (row->gt, sizeof (row->gt), "%s", cols[c.gt]);
+    row->ndisp = atoi (cols[c.ndisp]);
+    row->gt_bits = 0;
+    ok = row->ndisp > 0 && (!row->gt[0] || parse_decode (cols[c.decode],
+            &row->gt_bits, &row->gt_divisor));
   }
   fclose (f);
-  if (!found)
-    say (msg, size, "set not found or malformed in", tsv);
-  return found;
+  if (!header_ok)
+    snprintf (msg, size, "%s: the header lacks the set, left, right, gt, "
+        "gt_decode or ndisp_x16 column", tsv);
+  else if (!found)
+    snprintf (msg, size, "set %s is not in %s", name, tsv);
+  else if (!ok)
+    snprintf (msg, size, "%s: the row of set %s is malformed", tsv, name);
+  return ok;
+}
+
+int
+sd_stereo_set_names (const char *data_dir, char names[][64], int max)
+{
+  char tsv[1024], line[2048], *cols[32];
+  snprintf (tsv, sizeof (tsv), "%s/sets.tsv", data_dir);
+  FILE *f = fopen (tsv, "r");
+  if (!f)
+    return -1;
+  int n = 0;
+  SetColumns c;
+  if (fgets (line, sizeof (line), f)
+      && find_columns (cols, split_tabs (line, cols, 32), &c))
+    while (n < max && fgets (line, sizeof (line), f))
+      if (split_tabs (line, cols, 32) > 1 && cols[0][0])
+        snprintf (names[n++], 64, "%s", cols[0]);
+  fclose (f);
+  return n;
+}
+
+/* Decodes the ground-truth image g as row says into set->gt. */
+static bool
+decode_gt (SdStereoSet * set, const SdImage * g, const SetRow * row,
+    const char *path, char *msg, size_t size)
+{
+  const int w = g->plane.width, h = g->plane.height;
+  const SdPixelFormat want = row->gt_bits == 16 ? SD_PIXEL_GRAY16 :
+      SD_PIXEL_GRAY8;
+  if (g->plane.format != want) {
+    snprintf (msg, size, "%s: ground truth is not %d-bit grey, as "
+        "gt_decode says", path, row->gt_bits);
+    return false;
+  }
+  if (w != set->left->plane.width || h != set->left->plane.height) {
+    snprintf (msg, size, "%s: ground truth is %dx%d, the images %dx%d",
+        path, w, h, set->left->plane.width, set->left->plane.height);
+    return false;
+  }
+  set->gt = malloc (sizeof (float) * w * h);
+  if (!set->gt) {
+    snprintf (msg, size, "out of memory");
+    return false;
+  }
+  for (int y = 0; y < h; y++) {
+    const uint8_t *r = sd_plane_row (&g->plane, y);
+    for (int x = 0; x < w; x++)
+      set->gt[(size_t) y * w + x] = (float) ((row->gt_bits == 16 ?
+              ((const uint16_t *) r)[x] : r[x]) / row->gt_divisor);
+  }
+  return true;
 }
 
 bool
@@ -89,8 +169,7 @@ sd_stereo_set_load (SdStereoSet * set, const char *dir, char *msg,
     size_t size)
 {
   memset (set, 0, sizeof (*set));
-  char path[1024], tsv[1024], left[256], right[256], gt[256];
-  int divisor, ndisp;
+  char path[1024], tsv[1024];
   /* the set's name is the last component of dir */
   char trimmed[1024];
   snprintf (trimmed, sizeof (trimmed), "%s", dir);
@@ -100,42 +179,31 @@ sd_stereo_set_load (SdStereoSet * set, const char *dir, char *msg,
   const char *slash = strrchr (trimmed, '/');
   snprintf (set->name, sizeof (set->name), "%s", slash ? slash + 1 : trimmed);
   snprintf (tsv, sizeof (tsv), "%s/../sets.tsv", trimmed);
-  if (!read_sets_row (tsv, set->name, left, right, gt, &divisor, &ndisp, msg,
-          size))
+  SetRow row;
+  if (!read_sets_row (tsv, set->name, &row, msg, size))
     return false;
-  set->suggested_disparities = ndisp;
-  snprintf (path, sizeof (path), "%s/%s", trimmed, left);
+  set->suggested_disparities = row.ndisp;
+  snprintf (path, sizeof (path), "%s/%s", trimmed, row.left);
   set->left = sd_image_read (path, msg, size);
-  snprintf (path, sizeof (path), "%s/%s", trimmed, right);
+  snprintf (path, sizeof (path), "%s/%s", trimmed, row.right);
   set->right = set->left ? sd_image_read (path, msg, size) : NULL;
-  snprintf (path, sizeof (path), "%s/%s", trimmed, gt);
-  SdImage *g = set->right ? sd_image_read (path, msg, size) : NULL;
-  if (!g) {
-    sd_stereo_set_free (set);
-    return false;
+  bool ok = set->right != NULL;
+  if (ok && (set->right->plane.width != set->left->plane.width
+          || set->right->plane.height != set->left->plane.height)) {
+    snprintf (msg, size, "%s: the right image is %dx%d, the left %dx%d",
+        dir, set->right->plane.width, set->right->plane.height,
+        set->left->plane.width, set->left->plane.height);
+    ok = false;
   }
-  const int w = g->plane.width, h = g->plane.height;
-  if (g->plane.format != SD_PIXEL_GRAY8 || w != set->left->plane.width
-      || h != set->left->plane.height || w != set->right->plane.width
-      || h != set->right->plane.height) {
-    say (msg, size, "ground truth is not 8-bit gray of the image size", dir);
+  if (ok && row.gt_bits) {
+    snprintf (path, sizeof (path), "%s/%s", trimmed, row.gt);
+    SdImage *g = sd_image_read (path, msg, size);
+    ok = g && decode_gt (set, g, &row, path, msg, size);
     sd_image_free (g);
+  }
+  if (!ok)
     sd_stereo_set_free (set);
-    return false;
-  }
-  set->gt = malloc (sizeof (float) * w * h);
-  for (int y = 0; set->gt && y < h; y++) {
-    const uint8_t *row = sd_plane_row (&g->plane, y);
-    for (int x = 0; x < w; x++)
-      set->gt[(size_t) y * w + x] = (float) row[x] / (float) divisor;
-  }
-  sd_image_free (g);
-  if (!set->gt) {
-    say (msg, size, "out of memory", NULL);
-    sd_stereo_set_free (set);
-    return false;
-  }
-  return true;
+  return ok;
 }
 
 void
@@ -153,14 +221,16 @@ sd_accuracy_score (const uint16_t * disp, size_t stride, const float *gt,
     const uint8_t * mask, int width, int height)
 {
   SdAccuracy a = { 0 };
-  long bad05 = 0, bad1 = 0, bad2 = 0, invalid = 0, valid = 0;
+  long bad05 = 0, bad1 = 0, bad2 = 0, invalid = 0, valid = 0, bad1_valid = 0;
+  long all_invalid = 0;
   double abs_sum = 0;
   for (int y = 0; y < height; y++) {
     const uint16_t *row = (const uint16_t *) ((const uint8_t *) disp +
         (size_t) y * stride);
     for (int x = 0; x < width; x++) {
       const size_t i = (size_t) y * width + x;
-      if (gt[i] <= 0 || (mask && !mask[i]))
+      all_invalid += row[x] == 0;
+      if (!gt || gt[i] <= 0 || (mask && !mask[i]))
         continue;
       a.gt_pixels++;
       if (row[x] == 0) {
@@ -175,6 +245,7 @@ sd_accuracy_score (const uint16_t * disp, size_t stride, const float *gt,
       abs_sum += err;
       bad05 += err > 0.5;
       bad1 += err > 1.0;
+      bad1_valid += err > 1.0;
       bad2 += err > 2.0;
     }
   }
@@ -185,6 +256,9 @@ sd_accuracy_score (const uint16_t * disp, size_t stride, const float *gt,
     a.invalid = 100.0 * invalid / a.gt_pixels;
   }
   a.mae = valid ? abs_sum / valid : 0;
+  a.bad1_valid = valid ? 100.0 * bad1_valid / valid : 0;
+  a.invalid_all = width && height ? 100.0 * all_invalid / ((double) width *
+      height) : 0;
   return a;
 }
 
@@ -243,7 +317,7 @@ sd_stereo_set_score (const char *data_dir, const char *name,
   SdError err;
   const bool ok = sd_stereo_set_run (&set, backend, params, accuracy, &err);
   if (!ok)
-    say (msg, size, name, err.message);
+    snprintf (msg, size, "%s: %s", name, err.message);
   sd_stereo_set_free (&set);
   return ok;
 }

@@ -9,22 +9,29 @@
 #include "sd-engine.h"
 #include "sd-image.h"
 
-/* A set folder of ../shared/data/stereo, decoded through its sets.tsv. */
+/* A set folder of ../shared/data/stereo or stereo-extra, decoded through
+ * its sets.tsv: images in PNG, PPM or PGM; ground truth as gt_decode says
+ * ("uint8/N" or "uint16/N": the stored value divided by N). */
 typedef struct
 {
   char name[64];
   SdImage *left, *right;
-  float *gt;                    /* disparity in pixels; 0 = no ground truth */
+  float *gt;                    /* disparity in pixels, 0 = no ground truth
+                                 * at that pixel; NULL: the set has none */
   int suggested_disparities;    /* sets.tsv's ndisp_x16 */
 } SdStereoSet;
 
-/* dir is the set folder; sets.tsv is read from the folder above it. */
+/* dir is the set folder; sets.tsv is read from the folder above it.
+ * Missing or malformed files give a sentence naming the file. */
 bool sd_stereo_set_load (SdStereoSet * set, const char *dir, char *msg,
     size_t msg_size);
 /* The set called name in data_dir (data_dir/name, as sd_stereo_set_load). */
 bool sd_stereo_set_open (SdStereoSet * set, const char *data_dir,
     const char *name, char *msg, size_t msg_size);
 void sd_stereo_set_free (SdStereoSet * set);
+/* The set names data_dir/sets.tsv lists, in its order, at most max of them;
+ * -1 when there is no such index. */
+int sd_stereo_set_names (const char *data_dir, char names[][64], int max);
 
 typedef struct
 {
@@ -32,11 +39,15 @@ typedef struct
   double bad05, bad1, bad2;     /* percent of gt_pixels; invalid counts bad */
   double mae;                   /* mean |d - gt| over valid gt pixels, px */
   double invalid;               /* percent of gt_pixels with no output */
+  double bad1_valid;            /* percent of the gt pixels with an output
+                                 * that are more than 1 px off */
+  double invalid_all;           /* percent of all pixels with no output */
 } SdAccuracy;
 
 /* Scores a disparity in the output contract's encoding (16 * d, 0 =
- * invalid) against gt (0 = no ground truth); mask, when not NULL, limits
- * the pixels counted to those where it is non-zero. */
+ * invalid) against gt (0 = no ground truth; NULL: only invalid_all is
+ * measured); mask, when not NULL, limits the pixels counted to those where
+ * it is non-zero. */
 SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
     const float *gt, const uint8_t * mask, int width, int height);
 

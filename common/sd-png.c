@@ -1,0 +1,190 @@
+/* PNG files through libpng: the format KITTI, Middlebury 2014 and most
+ * camera tools write.  libpng reports errors by longjmp, so every call that
+ * can fail runs under setjmp and the error text is kept for the caller. */
+#include "sd-png.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  jmp_buf jump;
+  char text[200];
+} PngError;
+
+static void
+on_error (png_structp png, png_const_charp text)
+{
+  PngError *e = png_get_error_ptr (png);
+  snprintf (e->text, sizeof (e->text), "%s", text);
+  longjmp (e->jump, 1);
+}
+
+static void
+on_warning (png_structp png, png_const_charp text)
+{
+  (void) png;
+  (void) text;
+}
+
+static void
+say (char *msg, size_t size, const char *fmt, ...)
+{
+  if (!msg || !size)
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (msg, size, fmt, ap);
+  va_end (ap);
+}
+
+bool
+sd_png_signature (const uint8_t * bytes, size_t n)
+{
+  return n >= 8 && png_sig_cmp (bytes, 0, 8) == 0;
+}
+
+/* The plane format a PNG of this colour type and depth is read into (after
+ * the transforms sd_png_read asks for), or -1 when it is not supported. */
+static int
+format_for (int colour_type, int depth)
+{
+  const bool colour = colour_type & PNG_COLOR_MASK_COLOR;
+  if (depth == 16)
+    return colour ? -1 : SD_PIXEL_GRAY16;
+  return colour ? SD_PIXEL_RGB : SD_PIXEL_GRAY8;
+}
+
+SdImage *
+sd_png_read (FILE * f, const char *path, char *msg, size_t size)
+{
+  PngError err = { 0 };
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, &err,
+      on_error, on_warning);
+  png_infop info = png ? png_create_info_struct (png) : NULL;
+  if (!info) {
+    png_destroy_read_struct (&png, NULL, NULL);
+    say (msg, size, "%s: out of memory", path);
+    return NULL;
+  }
+  /* volatile: assigned after setjmp and read after a longjmp */
+  SdImage *volatile img = NULL;
+  png_bytep *volatile rows = NULL;
+  if (setjmp (err.jump)) {
+    say (msg, size, "%s: not a valid PNG file: %s", path, err.text);
+    sd_image_free (img);
+    free (rows);
+    png_destroy_read_struct (&png, &info, NULL);
+    return NULL;
+  }
+  png_init_io (png, f);
+  png_read_info (png, info);
+  const png_uint_32 w = png_get_image_width (png, info);
+  const png_uint_32 h = png_get_image_height (png, info);
+  const int colour_type = png_get_color_type (png, info);
+  const int depth = png_get_bit_depth (png, info);
+  const int format = format_for (colour_type, depth);
+  if (format < 0 || w > (1 << 16) || h > (1 << 16)) {
+    say (msg, size, format < 0 ? "%s: 16-bit colour PNG is not supported "
+        "(8-bit grey and colour and 16-bit grey are)" :
+        "%s: the image is larger than 65536 pixels on a side", path);
+    png_destroy_read_struct (&png, &info, NULL);
+    return NULL;
+  }
+  /* palette and low-depth grey become 8 bits; alpha is not used */
+  if (colour_type == PNG_COLOR_TYPE_PALETTE)
+    png_set_palette_to_rgb (png);
+  if (colour_type == PNG_COLOR_TYPE_GRAY && depth < 8)
+    png_set_expand_gray_1_2_4_to_8 (png);
+  if (colour_type & PNG_COLOR_MASK_ALPHA)
+    png_set_strip_alpha (png);
+  /* PNG samples are big-endian; planes hold host-endian 16-bit values */
+  const uint16_t one = 1;
+  if (depth == 16 && *(const uint8_t *) &one == 1)
+    png_set_swap (png);
+  png_read_update_info (png, info);
+  img = sd_image_new ((int) w, (int) h, (SdPixelFormat) format);
+  rows = img ? malloc (sizeof (png_bytep) * h) : NULL;
+  if (!rows) {
+    say (msg, size, "%s: out of memory", path);
+    sd_image_free (img);
+    png_destroy_read_struct (&png, &info, NULL);
+    return NULL;
+  }
+  if (png_get_rowbytes (png, info) != img->plane.stride)
+    png_error (png, "unexpected row size");
+  for (png_uint_32 y = 0; y < h; y++)
+    rows[y] = sd_plane_row (&img->plane, (int) y);
+  png_read_image (png, rows);
+  png_read_end (png, NULL);
+  free (rows);
+  png_destroy_read_struct (&png, &info, NULL);
+  return img;
+}
+
+bool
+sd_png_write (const char *path, const SdPlane * p, char *msg, size_t size)
+{
+  int colour_type, depth;
+  switch (p->format) {
+    case SD_PIXEL_GRAY8:
+      colour_type = PNG_COLOR_TYPE_GRAY;
+      depth = 8;
+      break;
+    case SD_PIXEL_GRAY16:
+      colour_type = PNG_COLOR_TYPE_GRAY;
+      depth = 16;
+      break;
+    case SD_PIXEL_RGB:
+      colour_type = PNG_COLOR_TYPE_RGB;
+      depth = 8;
+      break;
+    default:
+      say (msg, size, "%s: only GRAY8, GRAY16 and RGB planes can be written "
+          "as PNG", path);
+      return false;
+  }
+  FILE *volatile f = fopen (path, "wb");
+  if (!f) {
+    say (msg, size, "cannot write %s: %s", path, strerror (errno));
+    return false;
+  }
+  PngError err = { 0 };
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, &err,
+      on_error, on_warning);
+  png_infop info = png ? png_create_info_struct (png) : NULL;
+  if (!info) {
+    png_destroy_write_struct (&png, NULL);
+    fclose (f);
+    say (msg, size, "%s: out of memory", path);
+    return false;
+  }
+  if (setjmp (err.jump)) {
+    say (msg, size, "%s: write failed: %s", path, err.text);
+    png_destroy_write_struct (&png, &info);
+    fclose (f);
+    return false;
+  }
+  png_init_io (png, f);
+  png_set_IHDR (png, info, (png_uint_32) p->width, (png_uint_32) p->height,
+      depth, colour_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+      PNG_FILTER_TYPE_DEFAULT);
+  png_write_info (png, info);
+  const uint16_t one = 1;
+  if (depth == 16 && *(const uint8_t *) &one == 1)
+    png_set_swap (png);
+  for (int y = 0; y < p->height; y++)
+    png_write_row (png, sd_plane_row (p, y));
+  png_write_end (png, NULL);
+  png_destroy_write_struct (&png, &info);
+  if (fclose (f) != 0) {
+    say (msg, size, "%s: write failed: %s", path, strerror (errno));
+    return false;
+  }
+  return true;
+}
