@@ -136,19 +136,23 @@ sd_params_init (SdParams * p)
   p->cost = SD_COST_CENSUS;
   p->census_window = SD_CENSUS_9X7;
   p->paths = 8;
-  p->p1 = 24;
-  p->p2 = 48;
+  /* SGM: chosen on every shared set at once by tests/sweep-defaults.py
+   * (docs/algorithms.md, "Defaults"): strong penalties for census costs,
+   * and only the left-right check invalidates */
+  p->p1 = 40;
+  p->p2 = 128;
   p->p2_adaptive = false;
-  p->uniqueness = 25;
+  p->uniqueness = 0;
   p->subpixel = true;
-  p->lr_check = 1;
+  p->lr_check = 3;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
-  /* belief propagation: the setup of Grauer-Gray et al.'s 2019 tests */
+  /* belief propagation: Grauer-Gray et al.'s setup with the data weight
+   * and truncation of the sweep over every shared set */
   p->levels = 0;
   p->iterations = 7;
-  p->data_weight = 0.1f;
-  p->data_trunc = 15.0f;
+  p->data_weight = 0.07f;
+  p->data_trunc = 25.0f;
   p->disc_trunc = 0.0f;
   p->sigma = 0.0f;
   p->bp_precision = SD_BP_PRECISION_FLOAT;

@@ -283,9 +283,8 @@ sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
   if (!a.adaptive)
     return a.p2;
   const int step = abs ((int) g - (int) g_prev);
-  if (step == 0)
-    return a.p2;
-  return max (a.p1, a.p2 / step);
+  return max (a.p1, a.p2 * SD_P2_ADAPTIVE_STEP / (SD_P2_ADAPTIVE_STEP +
+          step));
 }
 
 template < int LANES, int DPL > __device__ __forceinline__ void

@@ -22,6 +22,11 @@
 
 #define SD_DISP_INVALID ((int16_t) -1)
 #define SD_SUBPIXEL_SCALE 16
+/* Adaptive P2 is P2 * S / (S + |I(p) - I(p-r)|) for this S: half of P2 at
+ * a luma step of S.  Hirschmueller's P2 / |step| (S = 0 in effect) falls
+ * to P1 at almost every step of a textured outdoor scene and left a third
+ * of a KITTI frame invalid; S = 8 was the best of 2, 4, 8 (docs/algorithms.md). */
+#define SD_P2_ADAPTIVE_STEP 8
 
 static inline int
 sd_clamp_int (int v, int lo, int hi)

@@ -16,14 +16,15 @@ static const SdDirection directions[8] = {
 };
 
 /* P2 for the step from the previous pixel on the path to this one: with
- * the adaptive option it is divided by the intensity step, but never drops
- * below P1. */
+ * the adaptive option it falls as the intensity step grows, halving at a
+ * step of SD_P2_ADAPTIVE_STEP, but never drops below P1. */
 static int
 penalty2 (const SdParams * p, int intensity_step)
 {
-  if (!p->p2_adaptive || intensity_step == 0)
+  if (!p->p2_adaptive)
     return p->p2;
-  int p2 = p->p2 / intensity_step;
+  int p2 = p->p2 * SD_P2_ADAPTIVE_STEP / (SD_P2_ADAPTIVE_STEP +
+      intensity_step);
   return p2 < p->p1 ? p->p1 : p2;
 }
 

@@ -135,15 +135,22 @@ test_sgm (void)
     SD_CHECK (sum[i] == expect[i], "S[%d] = %d, expected %d", i, sum[i],
         expect[i]);
 
-  /* adaptive P2 with an intensity step of 3 gives P2 = max(P1, 3 / 3) = 1:
-   * L1 = C1 + min(L0[k], L0[k+-1] + 1, 0 + 1) = [6 2 5] - so only the
-   * left-to-right path changes at x1: S1 = [6 2 5] + [8 2 4] + [12 2 8].
-   * (R1 is unchanged: its step from x2 to x1 is 0.) */
+  /* adaptive P2 with an intensity step of 5 gives P2 = max(P1, 3 * 8 /
+   * (8 + 5)) = 1: L1 = C1 + min(L0[k], L0[k+-1] + 1, 0 + 1) = [6 2 5] - so
+   * only the left-to-right path changes at x1: S1 = [6 2 5] + [8 2 4] +
+   * [12 2 8].  (R1 is unchanged: its step from x2 to x1 is 0, which keeps
+   * P2 = 3 * 8 / 8.) */
   p.p2_adaptive = true;
-  const uint8_t steps[3] = { 10, 13, 13 };
+  const uint8_t steps[3] = { 10, 15, 15 };
   sd_cpu_sgm (&p, cost, steps, sum, scratch, 3, 1);
   SD_CHECK (sum[3] == 26 && sum[4] == 6 && sum[5] == 17,
       "adaptive S1 = %d %d %d, expected 26 6 17", sum[3], sum[4], sum[5]);
+  /* a step of 3: P2 = 24 / 11 = 2, so L1[2] = 4 + min(9, 5 + 1, 0 + 2) =
+   * 6 and S1[2] = 6 + 4 + 8 */
+  const uint8_t small_steps[3] = { 10, 13, 13 };
+  sd_cpu_sgm (&p, cost, small_steps, sum, scratch, 3, 1);
+  SD_CHECK (sum[3] == 26 && sum[4] == 6 && sum[5] == 18,
+      "adaptive S1 = %d %d %d, expected 26 6 18", sum[3], sum[4], sum[5]);
 }
 
 static void

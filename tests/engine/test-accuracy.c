@@ -1,0 +1,150 @@
+/* Accuracy of the shipped defaults on every shared stereo set (issue 11's
+ * measure), on the CPU reference (the CUDA backend gives the same bits):
+ *
+ * - every set with ground truth: bad>1 over all ground-truth pixels with
+ *   invalid counted as bad, bad>1 over the estimated pixels and the invalid
+ *   share, as shipped (fill-holes off for SGM), and bad>1 dense
+ *   (fill-holes on);
+ * - the sets without ground truth (KITTI): the invalid share of all pixels.
+ *
+ * The limits are outside references, measured on the same files, not
+ * values fitted to our output: libSGM v3.1.0 (defaults plus subpixel, 8
+ * paths) on the Middlebury sets it was measured on, OpenCV 4.6 StereoSGBM
+ * (8 paths, block 5, P1 200, P2 800, uniqueness 10, disp12MaxDiff 1) on the
+ * synthetic scenes, and at most 15 % invalid on the driving pairs (OpenCV:
+ * 17 to 25 %).  Dense limits are the project's earlier promises on the four
+ * classic sets.
+ *
+ * hbp's defaults are printed beside SGM's dense bad>1 with the difference;
+ * issue 11 asks for at most 3 points on every set, which hbp's
+ * absolute-difference data cost does not reach on the half-size 2003 sets
+ * yet (docs/algorithms.md), so that count is reported, not asserted.
+ *
+ * args: the data folders (../shared/data/stereo, ../shared/data/stereo-extra);
+ * skipped when none is there. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sd-engine.h"
+#include "sd-eval.h"
+#include "sd-test.h"
+
+typedef struct
+{
+  const char *set;
+  double shipped;               /* bad>1 with invalid as bad, fill off */
+  double dense;                 /* bad>1, fill on */
+} Limit;
+
+static const Limit limits[] = {
+  {"mb2001_tsukuba", 9.22, 7},
+  {"mb2001_venus", 7.43, 5},
+  {"mb2003_teddy_quarter", 22.22, 16},
+  {"mb2003_cones_quarter", 19.84, 14},
+  {"mb2003_teddy_half", 21.81, 0},
+  {"mb2003_cones_half", 18.33, 0},
+  {"ft3d_test_a_0000", 28.76, 0},
+  {"ft3d_test_b_0149", 24.55, 0},
+  {"ft3d_train_a_0000", 37.77, 0},
+  {"ft3d_train_b_0749", 25.78, 0},
+  {"sceneflow_a0032", 60.61, 0},
+};
+
+#define MAX_INVALID_WITHOUT_GT 15.0
+#define HBP_MARGIN 3.0
+
+static int hbp_sets, hbp_within;
+
+static const Limit *
+limit_of (const char *set)
+{
+  for (size_t i = 0; i < sizeof (limits) / sizeof (limits[0]); i++)
+    if (!strcmp (limits[i].set, set))
+      return &limits[i];
+  return NULL;
+}
+
+static SdAccuracy
+run (const SdStereoSet * set, SdAlgorithm algorithm, SdFillHoles fill)
+{
+  SdParams p;
+  sd_params_init (&p);
+  p.algorithm = algorithm;
+  p.fill_holes = fill;
+  p.num_disparities = set->suggested_disparities;
+  SdError err;
+  SdAccuracy a = { 0 };
+  SD_CHECK (sd_stereo_set_run (set, "cpu", &p, &a, &err), "%s: %s",
+      set->name, err.message);
+  return a;
+}
+
+static void
+check_set (const SdStereoSet * set)
+{
+  const SdAccuracy off = run (set, SD_ALGORITHM_SGM, SD_FILL_HOLES_OFF);
+  if (!set->gt) {
+    printf ("%-22s D=%-3d invalid %5.2f %% of all pixels (limit %.0f %%)\n",
+        set->name, set->suggested_disparities, off.invalid_all,
+        MAX_INVALID_WITHOUT_GT);
+    SD_CHECK (off.invalid_all <= MAX_INVALID_WITHOUT_GT,
+        "%s: %.2f %% invalid", set->name, off.invalid_all);
+    return;
+  }
+  const SdAccuracy on = run (set, SD_ALGORITHM_SGM, SD_FILL_HOLES_ON);
+  const SdAccuracy hbp = run (set, SD_ALGORITHM_HBP, SD_FILL_HOLES_AUTO);
+  const Limit *l = limit_of (set->name);
+  char shipped_limit[16] = "-", dense_limit[16] = "-";
+  if (l)
+    snprintf (shipped_limit, sizeof (shipped_limit), "%.2f", l->shipped);
+  if (l && l->dense > 0)
+    snprintf (dense_limit, sizeof (dense_limit), "%.1f", l->dense);
+  printf ("%-22s D=%-3d bad>1 %6.2f %% (limit %5s), of estimated %5.2f "
+      "%%, invalid %5.2f %%; dense %6.2f %% (limit %4s); hbp %6.2f %% "
+      "(%+.2f)\n", set->name, set->suggested_disparities, off.bad1,
+      shipped_limit, off.bad1_valid, off.invalid, on.bad1, dense_limit,
+      hbp.bad1, hbp.bad1 - on.bad1);
+  if (l)
+    SD_CHECK (off.bad1 <= l->shipped, "%s: bad>1 %.2f %% is over %.2f %%",
+        set->name, off.bad1, l->shipped);
+  if (l && l->dense > 0)
+    SD_CHECK (on.bad1 <= l->dense, "%s: dense bad>1 %.2f %% is over %.1f %%",
+        set->name, on.bad1, l->dense);
+  hbp_sets++;
+  hbp_within += hbp.bad1 <= on.bad1 + HBP_MARGIN;
+}
+
+int
+main (int argc, char **argv)
+{
+  int folders = 0;
+  for (int i = 1; i < argc; i++) {
+    struct stat st;
+    char names[64][64];
+    const int n = stat (argv[i], &st) == 0 ? sd_stereo_set_names (argv[i],
+        names, 64) : -1;
+    if (n < 0) {
+      printf ("no stereo data folder %s\n", argv[i]);
+      continue;
+    }
+    folders++;
+    for (int k = 0; k < n; k++) {
+      char msg[512];
+      SdStereoSet set;
+      if (!sd_stereo_set_open (&set, argv[i], names[k], msg, sizeof (msg))) {
+        SD_CHECK (0, "%s", msg);
+        continue;
+      }
+      check_set (&set);
+      sd_stereo_set_free (&set);
+    }
+  }
+  if (!folders) {
+    printf ("no stereo data: skipped\n");
+    return SD_TEST_SKIP;
+  }
+  printf ("hbp within %.0f points of SGM's dense bad>1 on %d of %d sets\n",
+      HBP_MARGIN, hbp_within, hbp_sets);
+  return sd_test_exit ("test-accuracy");
+}
