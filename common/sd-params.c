@@ -102,12 +102,13 @@ const SdParamDesc sd_param_descs[] = {
   FLOAT ("data-weight", "hbp, tiled-bp: weight of the data cost (above 0)",
       data_weight, 0, 100, true, NULL),
   FLOAT ("data-trunc", "hbp, tiled-bp: truncation of the data cost, in "
-      "intensity levels (above 0)", data_trunc, 0, 1000, true, NULL),
+      "differing census bits or intensity levels (above 0)", data_trunc, 0,
+      1000, true, NULL),
   FLOAT ("disc-trunc", "hbp, tiled-bp: truncation of the smoothness cost "
       "(0 = num-disparities / 7.5)", disc_trunc, 0, 1000, false,
       "0 means num-disparities / 7.5"),
-  FLOAT ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images "
-      "(0 = off)", sigma, 0, 10, false, NULL),
+  FLOAT ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images for "
+      "the ad cost (0 = off)", sigma, 0, 10, false, NULL),
   ENUM ("bp-precision", "hbp: how messages are stored (tiled-bp computes "
       "in fixed point)", bp_precision, sd_bp_precision_entries),
   INT ("tile-size", "tiled-bp: side of the square tiles (pixels)", tile_size,
@@ -147,12 +148,12 @@ sd_params_init (SdParams * p)
   p->lr_check = 3;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
-  /* belief propagation: Grauer-Gray et al.'s setup with the data weight
-   * and truncation of the sweep over every shared set */
+  /* belief propagation: Grauer-Gray et al.'s setup, which the sweep over
+   * every shared set also picked for census data costs */
   p->levels = 0;
   p->iterations = 7;
-  p->data_weight = 0.07f;
-  p->data_trunc = 25.0f;
+  p->data_weight = 0.1f;
+  p->data_trunc = 15.0f;
   p->disc_trunc = 0.0f;
   p->sigma = 0.0f;
   p->bp_precision = SD_BP_PRECISION_FLOAT;

@@ -310,12 +310,15 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   if (p->algorithm != SD_ALGORITHM_SGM) {
     if (s->marks)
       CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
+    if (p->cost == SD_COST_CENSUS)
+      CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
+              s->stream), "computing census signatures");
     if (p->algorithm == SD_ALGORITHM_HBP)
-      CHECK (sd_cuda_hbp (p, pre, s->volume, s->disp, s->right_key, w, h,
-              s->stream), "propagating beliefs");
+      CHECK (sd_cuda_hbp (p, pre, s->census, s->volume, s->disp,
+              s->right_key, w, h, s->stream), "propagating beliefs");
     else
-      CHECK (sd_cuda_tiled_bp (p, pre, s->volume, s->disp, s->right_key, w,
-              h, &s->info, &s->tiled_graph, s->stream),
+      CHECK (sd_cuda_tiled_bp (p, pre, s->census, s->volume, s->disp,
+              s->right_key, w, h, &s->info, &s->tiled_graph, s->stream),
           "propagating beliefs over tiles");
     if (s->marks) {
       CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");

@@ -25,12 +25,40 @@ sd_cuda_bp_at (int x, int y, int k, int D, int pitch)
   return ((size_t) y * D + k) * pitch + (x & 1) * (pitch / 2) + (x >> 1);
 }
 
-/* sd_cpu_bp_data_cost() for one pixel and disparity: l and r are the
- * (smoothed) intensities, r read at the clamped match position. */
-__device__ __forceinline__ float
-sd_cuda_bp_data_cost (float l, float r, float weight, float trunc)
+/* What the data cost reads: the census signatures of the prefiltered
+ * images (cost census: census_left set) or the smoothed images (cost ad). */
+typedef struct
 {
-  return __fmul_rn (weight, fminf (fabsf (__fsub_rn (l, r)), trunc));
+  const float *left, *right;
+  const uint64_t *census_left, *census_right;
+  float weight, trunc;
+} SdCudaBpCost;
+
+/* sd_cpu_bp_data_cost() for left pixel i matched with right pixel r (the
+ * clamped match position). */
+__device__ __forceinline__ float
+sd_cuda_bp_data_cost (const SdCudaBpCost & c, size_t i, size_t r)
+{
+  const float raw = c.census_left ?
+      (float) __popcll (c.census_left[i] ^ c.census_right[r]) :
+      fabsf (__fsub_rn (c.left[i], c.right[r]));
+  return __fmul_rn (c.weight, fminf (raw, c.trunc));
+}
+
+/* The cost source of params for the smoothed images smooth (left, then
+ * right) and census (left, then right; used when params->cost is census). */
+static inline SdCudaBpCost
+sd_cuda_bp_cost_source (const SdParams * p, const float *smooth,
+    const uint64_t * census, size_t npix)
+{
+  SdCudaBpCost c;
+  c.left = smooth;
+  c.right = smooth + npix;
+  c.census_left = p->cost == SD_COST_CENSUS ? census : NULL;
+  c.census_right = p->cost == SD_COST_CENSUS ? census + npix : NULL;
+  c.weight = p->data_weight;
+  c.trunc = p->data_trunc;
+  return c;
 }
 
 /* Both images (two packed GRAY8 planes) to float, smoothed with

@@ -62,19 +62,19 @@ store_msg (__half * p, float v)
 }
 
 __global__ void
-data_cost_kernel (const float *left, const float *right, float *cost, int w,
-    int h, int D, int pitch, int min_disparity, float weight, float trunc)
+data_cost_kernel (SdCudaBpCost c, float *cost, int w, int h, int D,
+    int pitch, int min_disparity)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
   if (x >= w)
     return;
-  const float l = left[(size_t) y * w + x];
+  const size_t row = (size_t) y * w;
   for (int k = 0; k < D; k++) {
     /* a match left of the right image reads its edge pixel */
     const int xr = min (max (x - min_disparity - k, 0), w - 1);
-    cost[at (x, y, k, D, pitch)] = sd_cuda_bp_data_cost (l,
-        right[(size_t) y * w + xr], weight, trunc);
+    cost[at (x, y, k, D, pitch)] = sd_cuda_bp_data_cost (c, row + x,
+        row + xr);
   }
 }
 
@@ -348,8 +348,9 @@ align_256 (uint8_t * p)
 }
 
 cudaError_t
-sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
-    int16_t * disp, uint32_t * right_key, int w, int h, cudaStream_t stream)
+sd_cuda_hbp (const SdParams * p, const uint8_t * images,
+    const uint64_t * census, void *workspace, int16_t * disp,
+    uint32_t * right_key, int w, int h, cudaStream_t stream)
 {
   const int D = p->num_disparities;
   const size_t npix = (size_t) w * h;
@@ -365,9 +366,9 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images, void *workspace,
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, tmp, w, h, stream);
   if (e != cudaSuccess)
     return e;
-  data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (smooth,
-      smooth + npix, data, w, h, D, sd_cuda_bp_pitch (w), p->min_disparity,
-      p->data_weight, p->data_trunc);
+  data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>>
+      (sd_cuda_bp_cost_source (p, smooth, census, npix), data, w, h, D,
+      sd_cuda_bp_pitch (w), p->min_disparity);
   for (int l = 1; l < n; l++)
     sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
         stream>>> (data + lv[l - 1].offset, data + lv[l].offset,

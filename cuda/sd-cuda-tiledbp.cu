@@ -45,7 +45,7 @@
 
 typedef struct
 {
-  const float *left, *right;    /* smoothed images */
+  SdCudaBpCost cost;            /* what the data costs are made of */
   int *data;                    /* fixed-point data costs, tile by tile:
                                  * T * T pixels of K labels each (ABSENT
                                  * from D on), rows of T pixels */
@@ -56,7 +56,6 @@ typedef struct
   float *belief;                /* sd-cuda-bp.h's layout */
   int w, h, D, K, T, tiles_x, tiles_y, min_disparity, inner, outer;
   int disc_trunc;
-  float weight, trunc;
 } TiledArgs;
 
 #define VISIT_THREADS 256
@@ -455,14 +454,12 @@ tile_data_kernel (TiledArgs a)
     return;
   const int T = a.T, D = a.D;
   const size_t row = (size_t) y * a.w;
-  const float l = a.left[row + x];
   int *dst = a.data + (((size_t) (y / T) * a.tiles_x + x / T) * T * T +
       (size_t) (y % T) * T + x % T) * a.K;
   for (int k = 0; k < a.K; k++) {
     const int xr = min (max (x - a.min_disparity - k, 0), a.w - 1);
-    dst[k] = k < D ? __float2int_rn (__fmul_rn (sd_cuda_bp_data_cost (l,
-                a.right[row + xr], a.weight, a.trunc), SD_TILED_BP_ONE)) :
-        ABSENT;
+    dst[k] = k < D ? __float2int_rn (__fmul_rn (sd_cuda_bp_data_cost
+            (a.cost, row + x, row + xr), SD_TILED_BP_ONE)) : ABSENT;
   }
 }
 
@@ -626,7 +623,7 @@ sd_cuda_tiled_bp_workspace_bytes (const SdParams * p, int w, int h)
 
 cudaError_t
 sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
-    void *workspace, int16_t * disp, uint32_t * right_key, int w, int h,
+    const uint64_t * census, void *workspace, int16_t * disp, uint32_t * right_key, int w, int h,
     const SdCudaDeviceInfo * info, SdCudaTiledGraph ** cache,
     cudaStream_t stream)
 {
@@ -636,8 +633,7 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   int *bounds = (int *) (smooth + align_words (4 * npix));
   TiledArgs a;
   memset (&a, 0, sizeof (a));   /* compared bytewise by the graph cache */
-  a.left = smooth;
-  a.right = smooth + npix;
+  a.cost = sd_cuda_bp_cost_source (p, smooth, census, npix);
   a.east = bounds;
   a.west = a.east + g.vertical;
   a.south = a.west + g.vertical;
@@ -654,8 +650,6 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   a.min_disparity = p->min_disparity;
   a.inner = p->inner_iterations;
   a.outer = p->outer_iterations;
-  a.weight = p->data_weight;
-  a.trunc = p->data_trunc;
   a.disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
 
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, smooth + 2 * npix,

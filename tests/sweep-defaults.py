@@ -59,16 +59,14 @@ GRIDS = {
         grid(**{"census-window": ["cs9x7"], "p1": [6, 8, 10, 14],
                 "p2": [120, 160, 224], "p2-adaptive": ["true", "false"],
                 "uniqueness": [0, 5], "lr-check": [1, 2, 3]})),
-    # hbp: data weight and truncation, smoothness truncation (0: scales
-    # with the disparity range), iterations, pyramid depth (0: from the
-    # image size) and smoothing
+    # hbp on census costs (the default cost): data weight and truncation
+    # (in differing census bits), smoothness truncation (0: scales with the
+    # disparity range) and iterations
     "hbp": lambda: grid(**{"algorithm": ["hbp"],
-                           "data-weight": [0.05, 0.07, 0.1],
-                           "data-trunc": [15, 25, 40],
+                           "data-weight": [0.1, 0.15, 0.2, 0.3],
+                           "data-trunc": [10, 15, 20, 30],
                            "disc-trunc": [0, 12, 20],
-                           "iterations": [7, 14, 28],
-                           "levels": [0, 7],
-                           "sigma": [0, 0.5]}),
+                           "iterations": [7, 14]}),
     "tiled-bp": lambda: grid(**{"algorithm": ["tiled-bp"],
                                 "data-weight": [0.05, 0.1, 0.2],
                                 "disc-trunc": [0, 4, 8],

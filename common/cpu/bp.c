@@ -59,7 +59,8 @@ sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
 
 void
 sd_cpu_bp_data_cost (const SdParams * p, const float *left,
-    const float *right, float *cost, int width, int height)
+    const float *right, const uint64_t * census_left,
+    const uint64_t * census_right, float *cost, int width, int height)
 {
   const int D = p->num_disparities;
   for (int y = 0; y < height; y++) {
@@ -68,9 +69,12 @@ sd_cpu_bp_data_cost (const SdParams * p, const float *left,
       for (int k = 0; k < D; k++) {
         /* a match left of the right image reads its edge pixel, as windows
          * reaching outside do */
-        const int xr = sd_clamp_int (x - p->min_disparity - k, 0, width - 1);
-        cost[i * D + k] = p->data_weight * fminf (fabsf (left[i] -
-                right[(size_t) y * width + xr]), p->data_trunc);
+        const size_t r = (size_t) y * width + sd_clamp_int (x -
+            p->min_disparity - k, 0, width - 1);
+        const float c = census_left ?
+            (float) __builtin_popcountll (census_left[i] ^ census_right[r]) :
+            fabsf (left[i] - right[r]);
+        cost[i * D + k] = p->data_weight * fminf (c, p->data_trunc);
       }
     }
   }

@@ -117,9 +117,19 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
   void *ws = reserve (s, BP_WORKSPACE, method->workspace_bytes (p, w, h));
   if (!left || !right || !tmp || !data || !belief || !ws)
     return false;
+  uint64_t *census_left = NULL, *census_right = NULL;
+  if (p->cost == SD_COST_CENSUS) {
+    census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
+    census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
+    if (!census_left || !census_right)
+      return false;
+    sd_cpu_census (pre_left, census_left, w, h, p->census_window);
+    sd_cpu_census (pre_right, census_right, w, h, p->census_window);
+  }
   sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
   sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
-  sd_cpu_bp_data_cost (p, left, right, data, w, h);
+  sd_cpu_bp_data_cost (p, left, right, census_left, census_right, data, w,
+      h);
   method->solve (p, data, belief, ws, w, h);
   sd_cpu_bp_disparity (p, belief, disp, w, h);
   if (p->lr_check != SD_LR_CHECK_OFF)

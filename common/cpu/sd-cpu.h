@@ -96,10 +96,14 @@ int sd_gaussian_kernel (float sigma, float kernel[SD_GAUSSIAN_MAX_RADIUS + 1]);
  * (radius ceil(4 sigma), edges clamped); tmp holds width * height floats. */
 void sd_cpu_gaussian (const uint8_t * src, float *dst, float *tmp, int width,
     int height, float sigma);
-/* data-weight * min(|L - R|, data-trunc) per pixel and disparity; half the
- * largest cost where the disparity points outside the right image. */
+/* data-weight * min(c, data-trunc) per pixel and disparity, where c is the
+ * Hamming distance of the census signatures census_left and census_right
+ * (cost census) or, when they are NULL (cost ad), |L - R| of the smoothed
+ * images left and right; a match left of the right image reads its edge
+ * pixel. */
 void sd_cpu_bp_data_cost (const SdParams * params, const float *left,
-    const float *right, float *cost, int width, int height);
+    const float *right, const uint64_t * census_left,
+    const uint64_t * census_right, float *cost, int width, int height);
 /* One message: h = data + in_a + in_b + in_c (NULL ones left out, added in
  * that order), min-convolved with min(|dp - dq|, disc_trunc) in O(D) and
  * shifted to zero mean. */

@@ -47,10 +47,13 @@ if [[ $PARTS == *bench* ]]; then
       mb2003_cones_quarter:64 mb2003_teddy_half:128 mb2003_cones_half:128; do
     bench "hbp ${sd%%:*} D=${sd##*:}" --set "$DATA/${sd%%:*}" --algorithm hbp \
       --num-disparities "${sd##*:}"
+    bench "hbp ad ${sd%%:*} D=${sd##*:}" --set "$DATA/${sd%%:*}" \
+      --algorithm hbp --cost ad --num-disparities "${sd##*:}"
   done
 
-  # tile/outer/inner/sigma; the contest's bare labels
-  bare="--subpixel false --lr-check -1 --median false"
+  # tile/outer/inner/sigma; the contest's bare labels on its data cost
+  # (absolute differences of intensities)
+  bare="--cost ad --subpixel false --lr-check -1 --median false"
   for tois in 10/4/2/0 10/1/2/0 12/1/2/0 10/1/1/0 8/2/2/0 24/1/4/0 \
       24/1/1/0.7 20/1/1/0.7 16/1/1/0.7 24/1/2/0.7 12/1/2/0.7; do
     IFS=/ read -r t o i s <<< "$tois"

@@ -55,9 +55,19 @@ test_data_cost (void)
    * x2: |30-10|=20 -> 15, 0; all times 0.5 */
   const float left[3] = { 10, 50, 30 }, right[3] = { 50, 30, 10 };
   float cost[6];
-  sd_cpu_bp_data_cost (&p, left, right, cost, 3, 1);
+  sd_cpu_bp_data_cost (&p, left, right, NULL, NULL, cost, 3, 1);
   check_floats (cost, (const float[6]) {
       7.5f, 7.5f, 7.5f, 0, 7.5f, 0}, 6, "data cost");
+  /* census: Hamming distances, truncated at 3, times 0.5: x0: |0xf ^ 0| = 4
+   * -> 3 for both; x1: 0 ^ 1 -> 1, 0 ^ 0 (edge) -> 0; x2: 3 ^ 7 -> 1,
+   * 3 ^ 1 -> 1 */
+  const uint64_t census_left[3] = { 0xf, 0x0, 0x3 };
+  const uint64_t census_right[3] = { 0x0, 0x1, 0x7 };
+  p.data_trunc = 3;
+  sd_cpu_bp_data_cost (&p, left, right, census_left, census_right, cost, 3,
+      1);
+  check_floats (cost, (const float[6]) {
+      1.5f, 1.5f, 0.5f, 0, 0.5f, 0.5f}, 6, "census data cost");
 }
 
 static void
@@ -150,7 +160,12 @@ test_synthetic (void)
   }
 }
 
-/* Default parameters with hole filling, as the SGM accuracy test. */
+/* Default parameters with hole filling, on the data cost cudaBeliefProp
+ * uses (absolute differences of intensities), against cudaBeliefProp's
+ * bad>1 on the same files.  The defaults' census data cost is printed too;
+ * test-accuracy holds it to issue 11's measure (on Tsukuba it is worse
+ * than absolute differences, on the other five sets better: see
+ * docs/algorithms.md). */
 static void
 test_middlebury (const char *data)
 {
@@ -172,16 +187,21 @@ test_middlebury (const char *data)
     sd_params_init (&p);
     p.algorithm = SD_ALGORITHM_HBP;     /* and every other default */
     p.num_disparities = sets[i].num_disparities;
-    SdAccuracy a = { 0 };
+    SdAccuracy census = { 0 }, a = { 0 };
     char msg[512];
-    if (!sd_stereo_set_score (data, sets[i].set, "cpu", &p, &a, msg,
-            sizeof (msg))) {
+    bool ok = sd_stereo_set_score (data, sets[i].set, "cpu", &p, &census,
+        msg, sizeof (msg));
+    p.cost = SD_COST_AD;
+    ok = ok && sd_stereo_set_score (data, sets[i].set, "cpu", &p, &a, msg,
+        sizeof (msg));
+    if (!ok) {
       SD_CHECK (0, "%s", msg);
       continue;
     }
     printf ("hbp %-22s D=%-3d bad>1 %6.2f %% (cudaBeliefProp %5.2f %%)  "
-        "bad>2 %6.2f %%  mae %.3f px\n", sets[i].set, p.num_disparities,
-        a.bad1, sets[i].limit, a.bad2, a.mae);
+        "bad>2 %6.2f %%  mae %.3f px; census costs %6.2f %%\n", sets[i].set,
+        p.num_disparities, a.bad1, sets[i].limit, a.bad2, a.mae,
+        census.bad1);
     SD_CHECK (a.bad1 <= sets[i].limit, "%s: bad>1 %.2f %% is over %.2f %%",
         sets[i].set, a.bad1, sets[i].limit);
   }

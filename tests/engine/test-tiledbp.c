@@ -420,7 +420,8 @@ test_edge_sizes (void)
  * whose label differs from it.  The ground truth is whole pixels, so with
  * whole-pixel labels bad>0.5 counts exactly these.  Two settings: the
  * defaults, and the one docs/performance.md times under 1 ms on the GPU
- * (Felzenszwalb and Huttenlocher's smoothing, large tiles, one pass). */
+ * (Felzenszwalb and Huttenlocher's smoothing, large tiles, one pass); both
+ * on the thesis's data cost, absolute differences of intensities. */
 static void
 test_tsukuba_labels (const char *data)
 {
@@ -433,6 +434,7 @@ test_tsukuba_labels (const char *data)
     SdParams p;
     sd_params_init (&p);
     p.algorithm = SD_ALGORITHM_TILED_BP;
+    p.cost = SD_COST_AD;
     p.num_disparities = 16;
     p.subpixel = false;
     p.lr_check = SD_LR_CHECK_OFF;
@@ -460,10 +462,11 @@ test_tsukuba_labels (const char *data)
   }
 }
 
-/* Default parameters with hole filling, as the hbp test.  The limits are
- * this method's measured bad>1 (docs/algorithms.md) plus about a tenth, a
- * guard against regressions; the half-size sets and the other 2001 sets
- * are measured there only, to keep this test near a minute. */
+/* Default parameters with hole filling on the thesis's data cost (absolute
+ * differences), as the hbp test.  The limits are this method's measured
+ * bad>1 (docs/algorithms.md) plus about a tenth, a guard against
+ * regressions; the half-size sets and the other 2001 sets are measured
+ * there only, to keep this test near a minute. */
 static void
 test_middlebury (const char *data)
 {
@@ -482,6 +485,7 @@ test_middlebury (const char *data)
     SdParams p;
     sd_params_init (&p);
     p.algorithm = SD_ALGORITHM_TILED_BP;
+    p.cost = SD_COST_AD;
     p.num_disparities = sets[i].num_disparities;
     SdAccuracy a = { 0 };
     char msg[512];
