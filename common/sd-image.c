@@ -74,6 +74,29 @@ say (char *msg, size_t size, const char *fmt, ...)
   va_end (ap);
 }
 
+/* Whether a w x h image of bytes_per_pixel is one the readers accept and
+ * the rest of stream f (seekable) holds its samples; says why not. */
+static bool
+size_allowed (FILE * f, long w, long h, int bytes_per_pixel,
+    const char *path, char *msg, size_t size)
+{
+  if (w * h > SD_IMAGE_MAX_PIXELS) {
+    say (msg, size, "%s: %ldx%ld is larger than the %ld pixels accepted",
+        path, w, h, SD_IMAGE_MAX_PIXELS);
+    return false;
+  }
+  const long here = ftell (f);
+  if (here >= 0 && fseek (f, 0, SEEK_END) == 0) {
+    const long end = ftell (f);
+    fseek (f, here, SEEK_SET);
+    if (end - here < w * h * bytes_per_pixel) {
+      say (msg, size, "%s: file ends before the last row", path);
+      return false;
+    }
+  }
+  return true;
+}
+
 SdImage *
 sd_image_new (int width, int height, SdPixelFormat format)
 {
@@ -168,6 +191,8 @@ read_pfm (FILE * f, bool colour, const char *path, char *msg, size_t size)
   double scale = atof (tok);
   bool file_le = scale < 0;
   int ch = colour ? 3 : 1;
+  if (!size_allowed (f, w, h, (int) sizeof (float) * ch, path, msg, size))
+    return NULL;
   SdImage *img = sd_image_new ((int) w, (int) h, SD_PIXEL_FLOAT);
   float *line = malloc (sizeof (float) * ch * w);
   if (!img || !line) {
@@ -212,6 +237,14 @@ sd_image_read (const char *path, char *msg, size_t size)
     say (msg, size, "cannot open %s: %s", path, strerror (errno));
     return NULL;
   }
+  SdImage *img = sd_image_read_stream (f, path, msg, size);
+  fclose (f);
+  return img;
+}
+
+SdImage *
+sd_image_read_stream (FILE * f, const char *path, char *msg, size_t size)
+{
   char magic[4];
   SdImage *img = NULL;
   uint8_t signature[8];
@@ -248,6 +281,8 @@ sd_image_read (const char *path, char *msg, size_t size)
   }
   SdPixelFormat fmt = colour ? SD_PIXEL_RGB : wide ? SD_PIXEL_GRAY16 :
       SD_PIXEL_GRAY8;
+  if (!size_allowed (f, w, h, layouts[fmt].bytes_per_pixel, path, msg, size))
+    goto out;
   img = sd_image_new ((int) w, (int) h, fmt);
   if (!img) {
     say (msg, size, "%s: out of memory", path);
@@ -271,7 +306,6 @@ sd_image_read (const char *path, char *msg, size_t size)
     }
   }
 out:
-  fclose (f);
   return img;
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,11 @@ uint8_t sd_plane_luma_at (const uint8_t * row, int x, SdPixelFormat format);
  * width * height bytes. */
 void sd_plane_to_luma (const SdPlane * src, uint8_t * dst);
 
+/* The largest image the readers accept, in pixels (16384 x 16384): a
+ * header may claim any size, and the readers refuse rather than allocate
+ * what no stereo frame needs. */
+#define SD_IMAGE_MAX_PIXELS (1L << 28)
+
 /* An image that owns its pixels (rows packed, stride = width * bpp). */
 typedef struct
 {
@@ -79,6 +85,10 @@ typedef struct
  * are refused), PFM files FLOAT (colour PFM is turned into its mean).
  * Returns NULL with a sentence in msg on failure. */
 SdImage *sd_image_read (const char *path, char *msg, size_t msg_size);
+/* The same from an open, seekable stream at its start (a file, or memory
+ * through fmemopen); path only names it in messages. */
+SdImage *sd_image_read_stream (FILE * f, const char *path, char *msg,
+    size_t msg_size);
 
 /* Allocates an owned image of the given format. */
 SdImage *sd_image_new (int width, int height, SdPixelFormat format);

@@ -89,10 +89,13 @@ sd_png_read (FILE * f, const char *path, char *msg, size_t size)
   const int colour_type = png_get_color_type (png, info);
   const int depth = png_get_bit_depth (png, info);
   const int format = format_for (colour_type, depth);
-  if (format < 0 || w > (1 << 16) || h > (1 << 16)) {
-    say (msg, size, format < 0 ? "%s: 16-bit colour PNG is not supported "
-        "(8-bit grey and colour and 16-bit grey are)" :
-        "%s: the image is larger than 65536 pixels on a side", path);
+  if (format < 0 || (double) w * h > SD_IMAGE_MAX_PIXELS) {
+    if (format < 0)
+      say (msg, size, "%s: 16-bit colour PNG is not supported (8-bit grey "
+          "and colour and 16-bit grey are)", path);
+    else
+      say (msg, size, "%s: %lux%lu is larger than the %ld pixels accepted",
+          path, (unsigned long) w, (unsigned long) h, SD_IMAGE_MAX_PIXELS);
     png_destroy_read_struct (&png, &info, NULL);
     return NULL;
   }

@@ -189,6 +189,15 @@ main (void)
   SD_CHECK (sd_image_read (tmp_path ("t.pgm"), msg, sizeof (msg)) == NULL,
       "truncated file accepted");
   SD_CHECK (strstr (msg, "ends before") != NULL, "message: %s", msg);
+  /* a header may claim any size: refused before anything is allocated */
+  write_file ("big.pgm", "P5 20000 20000 255\n\x01", 20);
+  SD_CHECK (sd_image_read (tmp_path ("big.pgm"), msg, sizeof (msg)) == NULL,
+      "20000x20000 accepted");
+  SD_CHECK (strstr (msg, "larger than") != NULL, "message: %s", msg);
+  write_file ("short.pgm", "P5 10000 10000 255\n\x01", 20);
+  SD_CHECK (sd_image_read (tmp_path ("short.pgm"), msg, sizeof (msg)) ==
+      NULL, "a header larger than its file accepted");
+  SD_CHECK (strstr (msg, "ends before") != NULL, "message: %s", msg);
   write_file ("a.pgm", "P2\n1 1\n255\n7\n", 13);
   SD_CHECK (sd_image_read (tmp_path ("a.pgm"), msg, sizeof (msg)) == NULL,
       "ASCII PGM accepted");
@@ -212,7 +221,7 @@ main (void)
           SD_PIXEL_GRAY16), 0xab);
 
   for (const char *n = "g8.pgm\0g16.pgm\0rgb.ppm\0f.pfm\0c.pgm\0w.pgm\0"
-      "t.pgm\0a.pgm\0g8.png\0g16.png\0rgb.png\0w16.png\0rgba.png\0"
+      "t.pgm\0a.pgm\0big.pgm\0short.pgm\0g8.png\0g16.png\0rgb.png\0w16.png\0rgba.png\0"
       "pal.png\0rgb16.png\0cut.png\0"; *n; n += strlen (n) + 1)
     unlink (tmp_path (n));
   rmdir (dir);
