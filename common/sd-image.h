@@ -80,8 +80,8 @@ typedef struct
 
 /* Reads PNG (see sd-png.h: 8-bit grey and colour, 16-bit grey), binary P5
  * (gray), P6 (RGB) with maxval up to 65535, or PFM (Pf, PF; returned top
- * row first); the kind is told by the file's first bytes.  '#' comments in PNM headers are skipped.  8-bit
- * files give GRAY8 or RGB planes, 16-bit files GRAY16 (colour 16-bit files
+ * row first); the kind is told by the file's first bytes.  '#' comments in
+ * PNM headers are skipped.  8-bit files give GRAY8 or RGB planes, 16-bit files GRAY16 (colour 16-bit files
  * are refused), PFM files FLOAT (colour PFM is turned into its mean).
  * Returns NULL with a sentence in msg on failure. */
 SdImage *sd_image_read (const char *path, char *msg, size_t msg_size);
@@ -96,7 +96,8 @@ void sd_image_free (SdImage * image);
 
 /* A path ending in ".png" is written as PNG of the plane's depth (GRAY8,
  * GRAY16, RGB); any other as PNM: GRAY8 or RGB as 8-bit P5/P6, GRAY16 as
- * 16-bit P5 (big-endian, as the format requires), FLOAT as PFM.  Returns false with msg on failure. */
+ * 16-bit P5 (big-endian, as the format requires), FLOAT as PFM.  Returns
+ * false with msg on failure. */
 bool sd_image_write (const char *path, const SdPlane * plane, char *msg,
     size_t msg_size);
 

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <png.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +31,12 @@ on_warning (png_structp png, png_const_charp text)
   (void) text;
 }
 
-static void
-say (char *msg, size_t size, const char *fmt, ...)
+/* PNG samples are big-endian; planes hold host-endian 16-bit values */
+static bool
+needs_swap (int depth)
 {
-  if (!msg || !size)
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (msg, size, fmt, ap);
-  va_end (ap);
+  const uint16_t one = 1;
+  return depth == 16 && *(const uint8_t *) &one == 1;
 }
 
 bool
@@ -69,14 +65,14 @@ sd_png_read (FILE * f, const char *path, char *msg, size_t size)
   png_infop info = png ? png_create_info_struct (png) : NULL;
   if (!info) {
     png_destroy_read_struct (&png, NULL, NULL);
-    say (msg, size, "%s: out of memory", path);
+    snprintf (msg, size, "%s: out of memory", path);
     return NULL;
   }
   /* volatile: assigned after setjmp and read after a longjmp */
   SdImage *volatile img = NULL;
   png_bytep *volatile rows = NULL;
   if (setjmp (err.jump)) {
-    say (msg, size, "%s: not a valid PNG file: %s", path, err.text);
+    snprintf (msg, size, "%s: not a valid PNG file: %s", path, err.text);
     sd_image_free (img);
     free (rows);
     png_destroy_read_struct (&png, &info, NULL);
@@ -91,10 +87,10 @@ sd_png_read (FILE * f, const char *path, char *msg, size_t size)
   const int format = format_for (colour_type, depth);
   if (format < 0 || (double) w * h > SD_IMAGE_MAX_PIXELS) {
     if (format < 0)
-      say (msg, size, "%s: 16-bit colour PNG is not supported (8-bit grey "
+      snprintf (msg, size, "%s: 16-bit colour PNG is not supported (8-bit grey "
           "and colour and 16-bit grey are)", path);
     else
-      say (msg, size, "%s: %lux%lu is larger than the %ld pixels accepted",
+      snprintf (msg, size, "%s: %lux%lu is larger than the %ld pixels accepted",
           path, (unsigned long) w, (unsigned long) h, SD_IMAGE_MAX_PIXELS);
     png_destroy_read_struct (&png, &info, NULL);
     return NULL;
@@ -106,15 +102,13 @@ sd_png_read (FILE * f, const char *path, char *msg, size_t size)
     png_set_expand_gray_1_2_4_to_8 (png);
   if (colour_type & PNG_COLOR_MASK_ALPHA)
     png_set_strip_alpha (png);
-  /* PNG samples are big-endian; planes hold host-endian 16-bit values */
-  const uint16_t one = 1;
-  if (depth == 16 && *(const uint8_t *) &one == 1)
+  if (needs_swap (depth))
     png_set_swap (png);
   png_read_update_info (png, info);
   img = sd_image_new ((int) w, (int) h, (SdPixelFormat) format);
   rows = img ? malloc (sizeof (png_bytep) * h) : NULL;
   if (!rows) {
-    say (msg, size, "%s: out of memory", path);
+    snprintf (msg, size, "%s: out of memory", path);
     sd_image_free (img);
     png_destroy_read_struct (&png, &info, NULL);
     return NULL;
@@ -148,13 +142,13 @@ sd_png_write (const char *path, const SdPlane * p, char *msg, size_t size)
       depth = 8;
       break;
     default:
-      say (msg, size, "%s: only GRAY8, GRAY16 and RGB planes can be written "
+      snprintf (msg, size, "%s: only GRAY8, GRAY16 and RGB planes can be written "
           "as PNG", path);
       return false;
   }
   FILE *volatile f = fopen (path, "wb");
   if (!f) {
-    say (msg, size, "cannot write %s: %s", path, strerror (errno));
+    snprintf (msg, size, "cannot write %s: %s", path, strerror (errno));
     return false;
   }
   PngError err = { 0 };
@@ -164,11 +158,11 @@ sd_png_write (const char *path, const SdPlane * p, char *msg, size_t size)
   if (!info) {
     png_destroy_write_struct (&png, NULL);
     fclose (f);
-    say (msg, size, "%s: out of memory", path);
+    snprintf (msg, size, "%s: out of memory", path);
     return false;
   }
   if (setjmp (err.jump)) {
-    say (msg, size, "%s: write failed: %s", path, err.text);
+    snprintf (msg, size, "%s: write failed: %s", path, err.text);
     png_destroy_write_struct (&png, &info);
     fclose (f);
     return false;
@@ -178,15 +172,14 @@ sd_png_write (const char *path, const SdPlane * p, char *msg, size_t size)
       depth, colour_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
       PNG_FILTER_TYPE_DEFAULT);
   png_write_info (png, info);
-  const uint16_t one = 1;
-  if (depth == 16 && *(const uint8_t *) &one == 1)
+  if (needs_swap (depth))
     png_set_swap (png);
   for (int y = 0; y < p->height; y++)
     png_write_row (png, sd_plane_row (p, y));
   png_write_end (png, NULL);
   png_destroy_write_struct (&png, &info);
   if (fclose (f) != 0) {
-    say (msg, size, "%s: write failed: %s", path, strerror (errno));
+    snprintf (msg, size, "%s: write failed: %s", path, strerror (errno));
     return false;
   }
   return true;

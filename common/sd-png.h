@@ -1,4 +1,5 @@
-/* PNG files (libpng), used by sd_image_read() and sd_image_write(). */
+/* PNG files (libpng), used by sd_image_read() and sd_image_write(); msg
+ * is a buffer of size bytes, as theirs. */
 #ifndef SD_PNG_H
 #define SD_PNG_H
 

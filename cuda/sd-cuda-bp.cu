@@ -123,6 +123,8 @@ cudaError_t
 sd_cuda_bp_images (const SdParams * p, const uint8_t * images, float *smooth,
     float *tmp, int w, int h, cudaStream_t stream)
 {
+  if (p->cost == SD_COST_CENSUS)
+    return cudaSuccess;
   GaussianTaps taps;
   taps.radius = 0;
   if (p->sigma > 0)

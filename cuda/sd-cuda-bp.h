@@ -63,7 +63,8 @@ sd_cuda_bp_cost_source (const SdParams * p, const float *smooth,
 
 /* Both images (two packed GRAY8 planes) to float, smoothed with
  * params->sigma as sd_cpu_gaussian() does; smooth holds 2 w h floats, tmp
- * 2 w h more.  Only enqueues. */
+ * 2 w h more.  Only the ad data cost reads them: with census costs nothing
+ * is enqueued.  Only enqueues. */
 cudaError_t sd_cuda_bp_images (const SdParams * params, const uint8_t *
     images, float *smooth, float *tmp, int w, int h, cudaStream_t stream);
 

@@ -125,9 +125,11 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
       return false;
     sd_cpu_census (pre_left, census_left, w, h, p->census_window);
     sd_cpu_census (pre_right, census_right, w, h, p->census_window);
+  } else {
+    /* only the ad cost reads the (smoothed) images */
+    sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
+    sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
   }
-  sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
-  sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
   sd_cpu_bp_data_cost (p, left, right, census_left, census_right, data, w,
       h);
   method->solve (p, data, belief, ws, w, h);

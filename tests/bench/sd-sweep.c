@@ -80,25 +80,37 @@ main (int argc, char **argv)
     fprintf (stderr, "sd-sweep: %s\n", err.message);
     return 1;
   }
+  /* one output plane, of the largest set */
+  size_t largest = 0;
+  for (int s = 0; s < n_sets; s++) {
+    const size_t n = (size_t) sets[s].left->plane.width *
+        sets[s].left->plane.height;
+    largest = n > largest ? n : largest;
+  }
+  uint16_t *disp = malloc (sizeof (uint16_t) * (largest ? largest : 1));
+  if (!disp) {
+    fprintf (stderr, "sd-sweep: out of memory\n");
+    return 1;
+  }
   int status = 0;
   char line[2048];
   while (status == 0 && fgets (line, sizeof (line), stdin)) {
     line[strcspn (line, "\r\n")] = '\0';
+    SdParams candidate = defaults;
+    bool ndisp_given;
+    if (!apply_options (&candidate, line, &ndisp_given, msg, sizeof (msg))) {
+      fprintf (stderr, "sd-sweep: candidate '%s': %s\n", line, msg);
+      status = 2;
+      break;
+    }
     for (int s = 0; s < n_sets && status == 0; s++) {
       const SdStereoSet *set = &sets[s];
       const int w = set->left->plane.width, h = set->left->plane.height;
-      SdParams p = defaults;
-      bool ndisp_given;
-      if (!apply_options (&p, line, &ndisp_given, msg, sizeof (msg))) {
-        fprintf (stderr, "sd-sweep: candidate '%s': %s\n", line, msg);
-        status = 2;
-        break;
-      }
+      SdParams p = candidate;
       if (!ndisp_given)
         p.num_disparities = set->suggested_disparities;
-      uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
       SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-      for (int fill = 0; fill < 2 && disp && status == 0; fill++) {
+      for (int fill = 0; fill < 2 && status == 0; fill++) {
         p.fill_holes = fill ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
         if (sd_engine_set_params (engine, &p, &err) != SD_OK
             || sd_engine_process (engine, &set->left->plane,
@@ -118,13 +130,9 @@ main (int argc, char **argv)
               fill ? "on" : "off", a.invalid_all);
       }
       fflush (stdout);
-      if (!disp) {
-        fprintf (stderr, "sd-sweep: out of memory\n");
-        status = 1;
-      }
-      free (disp);
     }
   }
+  free (disp);
   sd_engine_free (engine);
   for (int s = 0; s < n_sets; s++)
     sd_stereo_set_free (&sets[s]);
