@@ -20,6 +20,15 @@
  * dropped.  EOS is sent once either input is at EOS and no pair can be
  * formed.
  *
+ * An input that stops delivering (no frames, no EOS) while the other goes on
+ * would stall the pipeline.  After #GstStereoDepth:timeout (by default four
+ * frame durations when live; when not live the element waits, as
+ * aggregators do, unless the property is set) the element posts a warning
+ * naming the silent input and drops the other input's frames, counted in
+ * #GstStereoDepth:frames-dropped, so that its upstream keeps flowing.  When
+ * the silent input delivers again an info message says so and pairing
+ * resumes.
+ *
  * With #GstStereoDepth:pairs-in-flight at 2 (what auto picks on the CUDA
  * backend when upstream is not live) the GPU computes one pair while the
  * element copies the next one in and pushes the one before: more pairs a
@@ -58,7 +67,7 @@
 
 #include "gstsdenums.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_stereo_depth_debug);
+GST_DEBUG_CATEGORY (gst_stereo_depth_debug);
 #define GST_CAT_DEFAULT gst_stereo_depth_debug
 
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
@@ -134,6 +143,7 @@ enum
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_MAX_TIME_DIFFERENCE,
+  PROP_TIMEOUT,
   PROP_PAIRS_IN_FLIGHT,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
@@ -144,6 +154,7 @@ enum
 #define DEFAULT_BACKEND GST_STEREO_DEPTH_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID 0
 #define DEFAULT_MAX_TIME_DIFFERENCE (-1)
+#define DEFAULT_TIMEOUT (-1)
 #define DEFAULT_PAIRS_IN_FLIGHT 0
 
 static const SdEnumEntry backend_entries[] = {
@@ -279,6 +290,9 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
     case PROP_MAX_TIME_DIFFERENCE:
       self->max_time_difference = g_value_get_int64 (value);
       break;
+    case PROP_TIMEOUT:
+      self->timeout = g_value_get_int64 (value);
+      break;
     case PROP_PAIRS_IN_FLIGHT:
       self->pairs_in_flight = g_value_get_int (value);
       break;
@@ -287,6 +301,8 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (prop_id == PROP_TIMEOUT)
+    gst_stereo_depth_watch_wake (self);
 }
 
 static void
@@ -313,6 +329,9 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_TIME_DIFFERENCE:
       g_value_set_int64 (value, self->max_time_difference);
+      break;
+    case PROP_TIMEOUT:
+      g_value_set_int64 (value, self->timeout);
       break;
     case PROP_PAIRS_IN_FLIGHT:
       g_value_set_int (value, self->pairs_in_flight);
@@ -628,8 +647,11 @@ gst_stereo_depth_running_time (GstAggregatorPad * pad, GstBuffer * buf)
   if (!GST_BUFFER_PTS_IS_VALID (buf))
     return GST_CLOCK_TIME_NONE;
   GST_OBJECT_LOCK (pad);
-  t = gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buf));
+  /* a pad whose segment has not been stored yet (or was reset by a flush)
+   * gives no running time rather than a critical */
+  t = pad->segment.format == GST_FORMAT_TIME ?
+      gst_segment_to_running_time (&pad->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf)) : GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (pad);
   return t;
 }
@@ -668,7 +690,7 @@ gst_stereo_depth_tolerance (GstStereoDepth * self, GstBuffer * left,
   return GST_CLOCK_TIME_IS_VALID (d) ? d / 2 : GST_CLOCK_TIME_NONE;
 }
 
-static void
+void
 gst_stereo_depth_drop (GstStereoDepth * self, GstAggregatorPad * pad,
     const gchar * why)
 {
@@ -721,10 +743,8 @@ gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
 }
 
 static GstFlowReturn
-gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
+gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
 {
-  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
-
   if (self->drain_flow != GST_FLOW_OK)
     return self->drain_flow;
 
@@ -760,6 +780,18 @@ gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
     gst_stereo_depth_drop (self, tl < tr ? self->left_pad : self->right_pad,
         "no frame of the other input is close enough in time");
   }
+}
+
+static GstFlowReturn
+gst_stereo_depth_aggregate (GstAggregator * agg, gboolean timeout)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+  GstFlowReturn ret;
+
+  g_mutex_lock (&self->aggregate_lock);
+  ret = gst_stereo_depth_aggregate_locked (self, timeout);
+  g_mutex_unlock (&self->aggregate_lock);
+  return ret;
 }
 
 /* The earliest frame waiting or pair in flight: a live aggregate times out
@@ -808,6 +840,8 @@ gst_stereo_depth_set_left_info (GstStereoDepth * self,
   /* a live pair may arrive up to one frame apart, and with two pairs in
    * flight a pair's output waits for the next pair (auto keeps one pair in
    * flight with live sources) */
+  gst_stereo_depth_watch_set_frame_duration (self, frame ? frame :
+      GST_CLOCK_TIME_NONE);
   frame *= in_flight == 2 ? 2 : 1;
   gst_aggregator_set_latency (agg, frame, frame);
 
@@ -957,6 +991,7 @@ gst_stereo_depth_start (GstAggregator * agg)
   self->frames_dropped = 0;
   self->process_time_total = 0;
   GST_OBJECT_UNLOCK (self);
+  gst_stereo_depth_watch_start (self);
   return TRUE;
 }
 
@@ -977,12 +1012,33 @@ gst_stereo_depth_stop (GstAggregator * agg)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
 
+  gst_stereo_depth_watch_stop (self);
   /* the streaming thread has stopped: nothing else uses these now; a pair
    * still in flight cannot be pushed any more */
   gst_stereo_depth_discard (self);
   g_clear_pointer (&self->engine, sd_engine_free);
   gst_stereo_depth_clear_pool (self);
   return TRUE;
+}
+
+/* A pipeline that was paused held both inputs: their silence counts from
+ * the moment it plays again. */
+static GstStateChangeReturn
+gst_stereo_depth_change_state (GstElement * element, GstStateChange transition)
+{
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    gst_stereo_depth_watch_restart (GST_STEREO_DEPTH (element));
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+}
+
+static void
+gst_stereo_depth_finalize (GObject * object)
+{
+  GstStereoDepth *self = GST_STEREO_DEPTH (object);
+
+  gst_stereo_depth_watch_clear (self);
+  g_mutex_clear (&self->aggregate_lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 static void
@@ -999,6 +1055,9 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   gobject_class->set_property = gst_stereo_depth_set_property;
   gobject_class->get_property = gst_stereo_depth_get_property;
+  gobject_class->finalize = gst_stereo_depth_finalize;
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_change_state);
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
@@ -1018,6 +1077,16 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           "Largest running-time difference (ns) of a left and a right frame "
           "that form a pair (-1 = half the shorter frame duration)",
           -1, G_MAXINT64, DEFAULT_MAX_TIME_DIFFERENCE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_TIMEOUT,
+      g_param_spec_int64 ("timeout", "Timeout",
+          "Time (ns) one input may deliver no frame while the other "
+          "delivers before the element posts a warning naming it and drops "
+          "the other input's frames (counted in frames-dropped) until it "
+          "delivers again.  -1 (auto): 4 frame durations when live, never "
+          "when not live (it waits, as aggregators do); 0: never",
+          -1, G_MAXINT64, DEFAULT_TIMEOUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_PAIRS_IN_FLIGHT,
@@ -1099,6 +1168,8 @@ gst_stereo_depth_init (GstStereoDepth * self)
   self->backend = DEFAULT_BACKEND;
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->max_time_difference = DEFAULT_MAX_TIME_DIFFERENCE;
+  self->timeout = DEFAULT_TIMEOUT;
+  g_mutex_init (&self->aggregate_lock);
   self->pairs_in_flight = DEFAULT_PAIRS_IN_FLIGHT;
   gst_video_info_init (&self->left_info);
   gst_video_info_init (&self->right_info);
@@ -1106,4 +1177,5 @@ gst_stereo_depth_init (GstStereoDepth * self)
 
   self->left_pad = gst_stereo_depth_add_sink_pad (self, &sink_left_template);
   self->right_pad = gst_stereo_depth_add_sink_pad (self, &sink_right_template);
+  gst_stereo_depth_watch_init (self);
 }

@@ -6,6 +6,7 @@
 #include <gst/video/video.h>
 
 #include "sd-engine.h"
+#include "gststereodepthwatch.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,11 @@ struct _GstStereoDepth
   /* a drain outside aggregate() that failed: aggregate() returns it */
   GstFlowReturn drain_flow;
 
+  /* Held by aggregate() and by the starvation watch while it drops frames,
+   * so that the frames aggregate() peeks at stay in their pads. */
+  GMutex aggregate_lock;
+  GstStereoDepthWatch watch;
+
   /* Protected by the object lock: written by the application thread
    * (properties) and by the streaming thread (statistics). */
   SdParams params;
@@ -56,12 +62,18 @@ struct _GstStereoDepth
   gint cuda_device_id;
   gint pairs_in_flight;
   gint64 max_time_difference;
+  gint64 timeout;
   guint64 frames_processed;
   guint64 frames_dropped;
   GstClockTime process_time_total;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (stereodepth);
+
+/* Pops and drops the next frame of pad, counted in frames-dropped; why is
+ * for the log.  Used by the starvation watch too. */
+void gst_stereo_depth_drop (GstStereoDepth * self, GstAggregatorPad * pad,
+    const gchar * why);
 
 G_END_DECLS
 

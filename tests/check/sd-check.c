@@ -35,6 +35,11 @@ sd_check_params (SdParams * params)
   params->num_disparities = SD_CHECK_DISPARITIES;
 }
 
+static GstStaticPadTemplate harness_src = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+static GstStaticPadTemplate harness_sink = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
 void
 sd_check_pair_init (SdCheckPair * pair, gboolean live)
 {
@@ -45,11 +50,16 @@ sd_check_pair_init (SdCheckPair * pair, gboolean live)
       "num-disparities", SD_CHECK_DISPARITIES, NULL);
   pair->bus = gst_bus_new ();
   gst_element_set_bus (pair->element, pair->bus);
-  pair->left = gst_harness_new_with_element (pair->element, "sink_left", "src");
-  pair->right = gst_harness_new_with_element (pair->element, "sink_right",
-      NULL);
+  /* liveness is set before the harness starts the element: answered the
+   * other way first, the aggregator may keep the first answer */
+  pair->left = gst_harness_new_empty ();
+  pair->right = gst_harness_new_empty ();
   gst_harness_set_live (pair->left, live);
   gst_harness_set_live (pair->right, live);
+  gst_harness_add_element_full (pair->left, pair->element, &harness_src,
+      "sink_left", &harness_sink, "src");
+  gst_harness_add_element_full (pair->right, pair->element, &harness_src,
+      "sink_right", &harness_sink, NULL);
   /* Without live sources the aggregator queues one buffer per pad unless
    * its latency allows more; the tests push one input ahead of the other
    * from one thread, as two real source threads would, so allow more. */

@@ -1,0 +1,307 @@
+/* The starvation watch of stereodepth (see gststereodepthwatch.h).
+ *
+ * A buffer probe on each sink pad stamps the arrival of every frame; a
+ * thread sleeps until the moment an input would have been silent for the
+ * timeout while the other delivered.  Then it posts a warning naming the
+ * silent input and drops the frames the other input has waiting; from then
+ * on that input's probe drops its frames as they come (they could never be
+ * paired), so its upstream keeps flowing, and both count in frames-dropped.
+ * The silent input's next frame ends it, with an info message.
+ *
+ * Time is the monotonic clock, not the pipeline clock: a non-live pipeline
+ * stalls while prerolling, before it has a clock. */
+#include "gststereodepth.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_stereo_depth_debug);
+#define GST_CAT_DEFAULT gst_stereo_depth_debug
+
+/* The live default: frames a camera may skip before it counts as stopped. */
+#define LIVE_TIMEOUT_FRAMES 4
+
+static const gchar *const input_names[2] = { "sink_left", "sink_right" };
+
+static GstAggregatorPad *
+input_pad (GstStereoDepth * self, guint i)
+{
+  return i == GST_STEREO_DEPTH_LEFT ? self->left_pad : self->right_pad;
+}
+
+/* The timeout in us, 0 for never: the property, or for auto 4 frame
+ * durations (1 s at an unknown rate) when live and never when not. */
+static gint64
+effective_timeout (GstStereoDepth * self)
+{
+  GstClockTime frame;
+  gint64 timeout;
+
+  GST_OBJECT_LOCK (self);
+  timeout = self->timeout;
+  GST_OBJECT_UNLOCK (self);
+  if (timeout >= 0)
+    return timeout / GST_USECOND;
+  if (!GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (GST_AGGREGATOR
+              (self))))
+    return 0;
+  g_mutex_lock (&self->watch.lock);
+  frame = self->watch.frame_duration;
+  g_mutex_unlock (&self->watch.lock);
+  if (!GST_CLOCK_TIME_IS_VALID (frame) || frame == 0)
+    return G_USEC_PER_SEC;
+  return LIVE_TIMEOUT_FRAMES * (gint64) (frame / GST_USECOND);
+}
+
+/* Drops what input other has queued (aggregate() is not running: it holds
+ * aggregate_lock too). */
+static void
+drop_waiting (GstStereoDepth * self, guint other)
+{
+  GstAggregatorPad *pad = input_pad (self, other);
+  guint n = 0;
+
+  g_mutex_lock (&self->aggregate_lock);
+  while (gst_aggregator_pad_has_buffer (pad)) {
+    gst_stereo_depth_drop (self, pad, "the other input is silent");
+    n++;
+  }
+  g_mutex_unlock (&self->aggregate_lock);
+  if (n) {
+    g_mutex_lock (&self->watch.lock);
+    self->watch.dropped[other] += n;
+    g_mutex_unlock (&self->watch.lock);
+  }
+}
+
+/* What the thread does about an input it finds silent. */
+typedef enum
+{
+  WATCH_NOTHING,
+  WATCH_DECLARE,                /* warn, and drop the other input's frames */
+  WATCH_END,                    /* the other input has ended: end this one */
+} WatchAction;
+
+static gpointer
+watch_thread (gpointer data)
+{
+  GstStereoDepth *self = data;
+  GstStereoDepthWatch *w = &self->watch;
+
+  g_mutex_lock (&w->lock);
+  while (w->running) {
+    gint64 timeout, now, deadline = G_MAXINT64;
+    WatchAction action = WATCH_NOTHING;
+    guint i, silent = 0, other;
+
+    /* the aggregator's locks are never taken under ours */
+    g_mutex_unlock (&w->lock);
+    timeout = effective_timeout (self);
+    g_mutex_lock (&w->lock);
+    if (!w->running)
+      break;
+
+    now = g_get_monotonic_time ();
+    for (i = 0; timeout > 0 && i < 2 && action == WATCH_NOTHING; i++) {
+      other = 1 - i;
+      silent = i;
+      if (w->ended[i])
+        continue;
+      if (w->silent[i]) {
+        /* nothing more can pair once the other input has ended too */
+        if (w->ended[other])
+          action = WATCH_END;
+      } else if (w->arrival[other] > w->arrival[i]) {
+        /* the other input delivered (a frame or EOS) since i's last frame */
+        if (now >= w->arrival[i] + timeout)
+          action = WATCH_DECLARE;
+        else
+          deadline = MIN (deadline, w->arrival[i] + timeout);
+      }
+    }
+
+    other = 1 - silent;
+    if (action == WATCH_DECLARE) {
+      gint64 quiet = now - w->arrival[silent];
+
+      w->silent[silent] = TRUE;
+      w->dropped[other] = 0;
+      g_mutex_unlock (&w->lock);
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("%s has delivered no frame for %.2f s while %s delivered; the "
+              "frames of %s are dropped (and counted in frames-dropped) "
+              "until %s delivers again.", input_names[silent],
+              quiet / (double) G_USEC_PER_SEC, input_names[other],
+              input_names[other], input_names[silent]),
+          ("timeout %" G_GINT64_FORMAT " us", timeout));
+      /* frames queued before the silence; in a pipeline that is not live
+       * the other input's upstream waits for room in its pad.  The frame
+       * it was waiting with is queued next (it passed the probe before the
+       * silence began) and stays there harmlessly: the probe drops every
+       * later one, and aggregate() drops it once it can never pair. */
+      drop_waiting (self, other);
+      g_mutex_lock (&w->lock);
+      continue;
+    }
+    if (action == WATCH_END) {
+      w->ended[silent] = TRUE;
+      g_mutex_unlock (&w->lock);
+      GST_INFO_OBJECT (self, "%s has ended and %s is silent: ending %s",
+          input_names[other], input_names[silent], input_names[silent]);
+      gst_pad_send_event (GST_PAD (input_pad (self, silent)),
+          gst_event_new_eos ());
+      g_mutex_lock (&w->lock);
+      continue;
+    }
+
+    w->idle = deadline == G_MAXINT64;
+    if (w->idle)
+      g_cond_wait (&w->cond, &w->lock);
+    else
+      g_cond_wait_until (&w->cond, &w->lock, deadline);
+    w->idle = FALSE;
+  }
+  g_mutex_unlock (&w->lock);
+  return NULL;
+}
+
+/* Every frame and the EOS of input i: stamps its arrival; a frame also ends
+ * i's silence, and is dropped while the other input is silent.  EOS is
+ * noted here, as it enters the pad: the aggregator marks a pad EOS only
+ * when its streaming thread takes the event out of the queue, and that
+ * thread sleeps while the other input is silent. */
+static GstPadProbeReturn
+watch_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstStereoDepth *self = user_data;
+  GstStereoDepthWatch *w = &self->watch;
+  guint i = GST_AGGREGATOR_PAD (pad) == self->left_pad ?
+      GST_STEREO_DEPTH_LEFT : GST_STEREO_DEPTH_RIGHT;
+  guint other = 1 - i;
+  gboolean is_event = GST_PAD_PROBE_INFO_TYPE (info) &
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM;
+  guint n = 1;
+  gboolean back, drop;
+  guint64 dropped = 0;
+
+  if (is_event) {
+    GstEventType type = GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info));
+
+    if (type != GST_EVENT_EOS && type != GST_EVENT_FLUSH_STOP)
+      return GST_PAD_PROBE_OK;
+    g_mutex_lock (&w->lock);
+    w->ended[i] = type == GST_EVENT_EOS;
+    w->arrival[i] = g_get_monotonic_time ();
+    if (w->idle)
+      g_cond_signal (&w->cond);
+    g_mutex_unlock (&w->lock);
+    return GST_PAD_PROBE_OK;
+  }
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER_LIST)
+    n = gst_buffer_list_length (GST_PAD_PROBE_INFO_BUFFER_LIST (info));
+
+  g_mutex_lock (&w->lock);
+  w->arrival[i] = g_get_monotonic_time ();
+  back = w->silent[i];
+  if (back) {
+    w->silent[i] = FALSE;
+    dropped = w->dropped[other];
+  }
+  drop = w->silent[other];
+  if (drop)
+    w->dropped[i] += n;
+  if (w->idle)
+    g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+
+  if (back)
+    GST_ELEMENT_INFO (self, STREAM, FAILED,
+        ("%s delivers frames again; %" G_GUINT64_FORMAT " frames of %s "
+            "were dropped while it was silent.", input_names[i], dropped,
+            input_names[other]), (NULL));
+  if (drop) {
+    GST_OBJECT_LOCK (self);
+    self->frames_dropped += n;
+    GST_OBJECT_UNLOCK (self);
+    GST_LOG_OBJECT (pad, "dropping %u frame(s): %s is silent", n,
+        input_names[other]);
+  }
+  return drop ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
+void
+gst_stereo_depth_watch_init (GstStereoDepth * self)
+{
+  guint i;
+
+  g_mutex_init (&self->watch.lock);
+  g_cond_init (&self->watch.cond);
+  self->watch.frame_duration = GST_CLOCK_TIME_NONE;
+  for (i = 0; i < 2; i++)
+    gst_pad_add_probe (GST_PAD (input_pad (self, i)),
+        GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST |
+        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+        watch_probe, self, NULL);
+}
+
+void
+gst_stereo_depth_watch_clear (GstStereoDepth * self)
+{
+  g_mutex_clear (&self->watch.lock);
+  g_cond_clear (&self->watch.cond);
+}
+
+void
+gst_stereo_depth_watch_restart (GstStereoDepth * self)
+{
+  GstStereoDepthWatch *w = &self->watch;
+  guint i;
+
+  g_mutex_lock (&w->lock);
+  for (i = 0; i < 2; i++) {
+    w->arrival[i] = g_get_monotonic_time ();
+    w->silent[i] = FALSE;
+    w->ended[i] = FALSE;
+    w->dropped[i] = 0;
+  }
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
+void
+gst_stereo_depth_watch_start (GstStereoDepth * self)
+{
+  gst_stereo_depth_watch_restart (self);
+  g_mutex_lock (&self->watch.lock);
+  self->watch.running = TRUE;
+  g_mutex_unlock (&self->watch.lock);
+  self->watch.thread = g_thread_new ("stereodepth-watch", watch_thread, self);
+}
+
+void
+gst_stereo_depth_watch_stop (GstStereoDepth * self)
+{
+  if (!self->watch.thread)
+    return;
+  g_mutex_lock (&self->watch.lock);
+  self->watch.running = FALSE;
+  g_cond_signal (&self->watch.cond);
+  g_mutex_unlock (&self->watch.lock);
+  g_thread_join (self->watch.thread);
+  self->watch.thread = NULL;
+}
+
+void
+gst_stereo_depth_watch_set_frame_duration (GstStereoDepth * self,
+    GstClockTime duration)
+{
+  g_mutex_lock (&self->watch.lock);
+  self->watch.frame_duration = duration;
+  g_cond_signal (&self->watch.cond);
+  g_mutex_unlock (&self->watch.lock);
+}
+
+void
+gst_stereo_depth_watch_wake (GstStereoDepth * self)
+{
+  g_mutex_lock (&self->watch.lock);
+  g_cond_signal (&self->watch.cond);
+  g_mutex_unlock (&self->watch.lock);
+}
