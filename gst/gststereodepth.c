@@ -408,6 +408,8 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
       gst_stereo_depth_post_engine_error (self, "creating the engine", &err);
       return FALSE;
     }
+    self->engine_backend = backend;
+    self->engine_device = device;
     if (backend == GST_STEREO_DEPTH_BACKEND_AUTO)
       GST_INFO_OBJECT (self, "backend=auto chose the %s backend%s",
           sd_engine_backend_name (self->engine),
@@ -591,6 +593,18 @@ gst_stereo_depth_max_in_flight (GstStereoDepth * self)
           (self))) ? 2 : 1;
 }
 
+static gboolean
+gst_stereo_depth_engine_outdated (GstStereoDepth * self)
+{
+  gboolean outdated;
+
+  GST_OBJECT_LOCK (self);
+  outdated = self->backend != self->engine_backend
+      || self->cuda_device_id != self->engine_device;
+  GST_OBJECT_UNLOCK (self);
+  return outdated;
+}
+
 static GstFlowReturn
 gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     GstBuffer * right, GstClockTime running_time)
@@ -622,6 +636,14 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
+  /* a backend or device chosen while playing: the pairs in flight finish
+   * on the engine that took them, the next one starts on the new one */
+  if (self->engine && gst_stereo_depth_engine_outdated (self)) {
+    ret = gst_stereo_depth_drain (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+    g_clear_pointer (&self->engine, sd_engine_free);
+  }
   if (!gst_stereo_depth_update_engine (self))
     return GST_FLOW_ERROR;
 
@@ -1061,17 +1083,18 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
-          "Where the disparity is computed; read when the first pair after "
-          "a start arrives",
+          "Where the disparity is computed; a change while playing takes "
+          "effect at the next pair (the pairs in flight finish first)",
           GST_TYPE_STEREO_DEPTH_BACKEND, DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
       g_param_spec_int ("cuda-device-id", "CUDA device id",
-          "CUDA device used by the cuda and auto backends", 0, G_MAXINT,
+          "CUDA device used by the cuda and auto backends; a change while "
+          "playing takes effect as a backend change does", 0, G_MAXINT,
           DEFAULT_CUDA_DEVICE_ID,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_MAX_TIME_DIFFERENCE,
       g_param_spec_int64 ("max-time-difference", "Max time difference",
           "Largest running-time difference (ns) of a left and a right frame "

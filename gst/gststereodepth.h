@@ -44,6 +44,9 @@ struct _GstStereoDepth
   GstVideoInfo out_info;
   GstBufferPool *pool;
   SdEngine *engine;
+  /* what engine was created for: a change of either replaces it */
+  GstStereoDepthBackend engine_backend;
+  gint engine_device;
   GstStereoDepthPending pending[SD_ENGINE_MAX_IN_FLIGHT];       /* oldest first */
   guint n_pending;
   /* a drain outside aggregate() that failed: aggregate() returns it */

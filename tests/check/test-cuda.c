@@ -4,6 +4,8 @@
  * CUDA backend or no device. */
 #include "sd-check.h"
 
+#include <string.h>
+
 #define W SD_CHECK_WIDTH
 #define H SD_CHECK_HEIGHT
 
@@ -124,6 +126,40 @@ GST_START_TEST (test_cuda_in_flight)
 
 GST_END_TEST;
 
+/* The backend changed while playing, cuda (two pairs in flight) to cpu and
+ * back: the pair in flight finishes on the GPU before the CPU takes the next,
+ * no pair is lost, and every output is the CPU engine's. */
+GST_START_TEST (test_backend_while_playing)
+{
+  static const gchar *const backends[] = { "cuda", "cpu", "cuda", "cpu" };
+  SdParams params;
+  SdCheckImages *images;
+  SdCheckPair p;
+  guint64 processed;
+  guint i;
+
+  sd_check_params (&params);
+  images = sd_check_images_new (&params, 8);
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  for (i = 0; i < 8; i++) {
+    if (i % 2 == 0)
+      gst_util_set_object_arg (G_OBJECT (p.element), "backend",
+          backends[i / 2]);
+    sd_check_push_images (&p, &images[i], i * SD_CHECK_FRAME);
+  }
+  sd_check_finish (&p);
+  for (i = 0; i < 8; i++)
+    sd_check_expect_output (&p, i * SD_CHECK_FRAME, images[i].ref);
+  g_object_get (p.element, "frames-processed", &processed, NULL);
+  fail_unless_equals_uint64 (processed, 8);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (images, 8);
+}
+
+GST_END_TEST;
+
 /* Two elements on the GPU in one process at once must not disturb each
  * other (one stream per engine, no process-wide state). */
 GST_START_TEST (test_two_elements)
@@ -161,6 +197,36 @@ GST_START_TEST (test_two_elements)
 
 GST_END_TEST;
 
+/* A cuda-device-id beyond the machine's devices: an element error that
+ * names it, not a crash or a silent fallback. */
+GST_START_TEST (test_device_out_of_range)
+{
+  SdCheckPair p;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
+  g_object_set (p.element, "cuda-device-id", 1000, NULL);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.left, W, H, 0));
+  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.right, W, H, 0));
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for device 1000");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "CUDA device 1000 does not exist"),
+      "error '%s' does not name the device", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
 static Suite *
 cuda_suite (void)
 {
@@ -173,6 +239,8 @@ cuda_suite (void)
   tcase_add_test (tc, test_auto_picks_cuda);
   tcase_add_test (tc, test_cuda_in_flight);
   tcase_add_test (tc, test_two_elements);
+  tcase_add_test (tc, test_backend_while_playing);
+  tcase_add_test (tc, test_device_out_of_range);
   return s;
 }
 

@@ -626,6 +626,29 @@ GST_START_TEST (test_every_algorithm)
 
 GST_END_TEST;
 
+/* backend set while playing: the next pair runs on a new engine (auto is
+ * the CPU without a GPU, CUDA with one) and gives the same bits. */
+GST_START_TEST (test_backend_while_playing)
+{
+  static const gchar *const backends[] = { "cpu", "auto", "cpu" };
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  guint i;
+
+  start_gray (&p, FALSE, 1);
+  for (i = 0; i < G_N_ELEMENTS (backends); i++) {
+    gst_util_set_object_arg (G_OBJECT (p.element), "backend", backends[i]);
+    push_left (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
+    push_right (&p, GST_VIDEO_FORMAT_GRAY8, i * FRAME);
+    sd_check_expect_output (&p, i * FRAME, ref);
+  }
+  fail_unless_equals_uint64 (get_u64 (&p, "frames-processed"), 3);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
 /* Live: a frame whose partner does not come within the latency (one frame)
  * is dropped when the aggregate times out, and later pairs still work. */
 GST_START_TEST (test_live_timeout)
@@ -924,6 +947,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_every_algorithm);
   tcase_add_test (tc, test_live_timeout);
+  tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_backend_error);
   tcase_add_test (tc, test_backend_auto);
   tcase_add_test (tc, test_state_cycles);
