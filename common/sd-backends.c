@@ -3,6 +3,7 @@
 #include "sd-engine.h"
 
 extern const SdBackend sd_cpu_backend;
+extern const SdBackend sd_reference_backend;
 #ifdef SD_HAVE_CUDA
 extern const SdBackend sd_cuda_backend;
 #endif
@@ -12,6 +13,7 @@ sd_backends (void)
 {
   static const SdBackend *const list[] = {
     &sd_cpu_backend,
+    &sd_reference_backend,
 #ifdef SD_HAVE_CUDA
     &sd_cuda_backend,
 #endif

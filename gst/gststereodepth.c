@@ -160,9 +160,13 @@ enum
 static const SdEnumEntry backend_entries[] = {
   {"auto", GST_STEREO_DEPTH_BACKEND_AUTO,
       "CUDA when a device is present, otherwise the CPU"},
-  {"cpu", GST_STEREO_DEPTH_BACKEND_CPU, "CPU reference backend"},
+  {"cpu", GST_STEREO_DEPTH_BACKEND_CPU,
+      "CPU backend: threads and vectors where it has them, else the "
+      "reference"},
   {"cuda", GST_STEREO_DEPTH_BACKEND_CUDA,
       "CUDA backend (an error without a device)"},
+  {"reference", GST_STEREO_DEPTH_BACKEND_REFERENCE,
+      "the plain CPU reference, the oracle of the tests (same output as cpu)"},
   {NULL, 0, NULL}
 };
 

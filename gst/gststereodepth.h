@@ -19,6 +19,7 @@ typedef enum
   GST_STEREO_DEPTH_BACKEND_AUTO,
   GST_STEREO_DEPTH_BACKEND_CPU,
   GST_STEREO_DEPTH_BACKEND_CUDA,
+  GST_STEREO_DEPTH_BACKEND_REFERENCE,
 } GstStereoDepthBackend;
 
 /* A pair in the engine, waiting to be collected. */

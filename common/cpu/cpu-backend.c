@@ -1,6 +1,9 @@
-/* The CPU SdBackend: runs the reference stages in order.  Buffers grow to
- * the largest frame seen and are kept from one frame to the next. */
+/* The CPU SdBackends: "reference" runs the reference stages in order,
+ * "cpu" the same with the fast stages (common/fast/) where they exist.
+ * Buffers grow to the largest frame seen and are kept from one frame to the
+ * next. */
 #include "sd-cpu.h"
+#include "../fast/sd-fast.h"
 #include "../sd-engine.h"
 
 #include <stdlib.h>
@@ -22,6 +25,7 @@ enum
 typedef struct
 {
   Buffer buffers[N_BUFFERS];
+  bool fast;                    /* the cpu backend, not the reference */
 } SdCpuState;
 
 /* Returns buffer id with at least size bytes, or NULL when out of memory. */
@@ -46,13 +50,28 @@ cpu_available (int device_id, SdError * err)
 }
 
 static void *
-cpu_create (int device_id, SdError * err)
+create (bool fast, SdError * err)
 {
-  (void) device_id;
   SdCpuState *s = calloc (1, sizeof (*s));
   if (!s)
     sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
+  else
+    s->fast = fast;
   return s;
+}
+
+static void *
+cpu_create (int device_id, SdError * err)
+{
+  (void) device_id;
+  return create (true, err);
+}
+
+static void *
+reference_create (int device_id, SdError * err)
+{
+  (void) device_id;
+  return create (false, err);
 }
 
 static void
@@ -64,6 +83,28 @@ cpu_destroy (void *state)
   free (s);
 }
 
+/* SGM's stages: the reference's, or the fast ones where they exist. */
+typedef struct
+{
+  void (*cost_volume) (const SdParams * p, const uint8_t * left,
+      const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
+      uint8_t * cost, int width, int height);
+  void (*aggregate) (const SdParams * p, const uint8_t * cost,
+      const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
+      int height);
+  void (*wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
+      int width, int height);
+  void (*right_disparity) (const SdParams * p, const uint16_t * sum,
+      int16_t * right_disp, int width, int height);
+} SgmStages;
+
+static const SgmStages reference_sgm = { sd_cpu_cost_volume, sd_cpu_sgm,
+  sd_cpu_wta, sd_cpu_right_disparity
+};
+static const SgmStages fast_sgm = { sd_fast_cost_volume, sd_fast_sgm,
+  sd_fast_wta, sd_fast_right_disparity
+};
+
 /* SGM: costs aggregated into sums, read out by winner takes all. */
 static bool
 run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
@@ -73,17 +114,19 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
   uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
   uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
-  uint8_t *cost = reserve (s, COST, n * D);
+  uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
   uint16_t *sum = reserve (s, SUM, n * D * sizeof (uint16_t));
-  uint16_t *scratch = reserve (s, SCRATCH, 2 * w * D * sizeof (uint16_t));
+  uint16_t *scratch = reserve (s, SCRATCH, s->fast ?
+      sd_fast_sgm_scratch_bytes (p, w) : 2 * w * D * sizeof (uint16_t));
   if (!census_left || !census_right || !cost || !sum || !scratch)
     return false;
-  sd_cpu_cost_volume (p, pre_left, pre_right, census_left, census_right,
-      cost, w, h);
-  sd_cpu_sgm (p, cost, guide, sum, scratch, w, h);
-  sd_cpu_wta (p, sum, disp, w, h);
+  const SgmStages *st = s->fast ? &fast_sgm : &reference_sgm;
+  st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
+      w, h);
+  st->aggregate (p, cost, guide, sum, scratch, w, h);
+  st->wta (p, sum, disp, w, h);
   if (p->lr_check != SD_LR_CHECK_OFF)
-    sd_cpu_right_disparity (p, sum, right_disp, w, h);
+    st->right_disparity (p, sum, right_disp, w, h);
   return true;
 }
 
@@ -199,6 +242,15 @@ const SdBackend sd_cpu_backend = {
   .name = "cpu",
   .available = cpu_available,
   .create = cpu_create,
+  .process = cpu_process,
+  .destroy = cpu_destroy,
+};
+
+/* The oracle the other backends are tested against. */
+const SdBackend sd_reference_backend = {
+  .name = "reference",
+  .available = cpu_available,
+  .create = reference_create,
   .process = cpu_process,
   .destroy = cpu_destroy,
 };

@@ -55,6 +55,10 @@ void sd_cpu_cost_volume (const SdParams * params, const uint8_t * left,
     uint8_t * cost, int width, int height);
 
 /* sgm.c */
+/* P2 for the step from the previous pixel on the path to this one: with
+ * the adaptive option it falls as the intensity step grows, halving at a
+ * step of SD_P2_ADAPTIVE_STEP, but never drops below P1. */
+int sd_cpu_penalty2 (const SdParams * params, int intensity_step);
 /* Aggregates cost along params->paths directions into sum.  guide is the
  * left luma image (for the adaptive P2).  scratch holds
  * 2 * width * num_disparities uint16 values. */

@@ -15,11 +15,8 @@ static const SdDirection directions[8] = {
   {1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1},
 };
 
-/* P2 for the step from the previous pixel on the path to this one: with
- * the adaptive option it falls as the intensity step grows, halving at a
- * step of SD_P2_ADAPTIVE_STEP, but never drops below P1. */
-static int
-penalty2 (const SdParams * p, int intensity_step)
+int
+sd_cpu_penalty2 (const SdParams * p, int intensity_step)
 {
   if (!p->p2_adaptive)
     return p->p2;
@@ -75,7 +72,7 @@ aggregate_direction (const SdParams * p, SdDirection dir,
             (size_t) px *D;
         const int step = abs ((int) guide[pix] - (int) guide[(size_t) py *
                 width + px]);
-        sgm_step (c, prev, out, D, p->p1, penalty2 (p, step));
+        sgm_step (c, prev, out, D, p->p1, sd_cpu_penalty2 (p, step));
       }
       uint16_t *s = sum + pix * D;
       for (int k = 0; k < D; k++)

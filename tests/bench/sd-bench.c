@@ -28,7 +28,7 @@ usage (FILE * f)
   fprintf (f,
       "usage: sd-bench (--left FILE --right FILE [--gt FILE --gt-divisor N]"
       " | --set DIR | --synthetic WxH)\n"
-      "                [--backend auto|cpu|cuda] [--device N] [--repeat N]\n"
+      "                [--backend auto|cpu|cuda|reference] [--device N] [--repeat N]\n"
       "                [--warmup N]\n"
       "                [--out FILE.png|pgm] [--color FILE.png|ppm]\n"
       "                [--save-pair DIR]\n"

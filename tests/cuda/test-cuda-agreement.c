@@ -1,8 +1,12 @@
-/* The CUDA backend against the CPU reference, bit for bit: every pixel of
+/* A backend against the reference backend, bit for bit: every pixel of
  * the output, for the parameter combinations, sizes and disparity ranges of
  * issue 4, on random textures, synthetic scenes and the Middlebury sets.
+ * Built twice: test-cuda-agreement holds the CUDA backend to the reference,
+ * test-cpu-agreement the (fast) cpu backend.
  *
- * usage: test-cuda-agreement [DATA_DIR] [--quick] [--part I/N]
+ * usage: test-*-agreement [DATA_DIR] [--backend cuda|cpu] [--quick]
+ *          [--part I/N]
+ *   --backend the backend under test (default cuda)
  *   --quick   small inputs only (for compute-sanitizer)
  *   --part    runs every N-th case starting at I (parallel runs)
  * Without a CUDA device it checks that the CUDA backend refuses with a
@@ -313,6 +317,7 @@ formats (SdEngine * cpu, SdEngine * gpu)
   }
 }
 
+#ifdef SD_HAVE_CUDA
 /* Two engines of different sizes, used in turn. */
 static void
 interleaved (SdEngine * cpu)
@@ -378,6 +383,7 @@ device_entry (SdEngine * cpu)
   sd_cuda_pipeline_free (pl);
   pair_free (&x);
 }
+#endif
 
 static void
 middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu)
@@ -428,9 +434,12 @@ int
 main (int argc, char **argv)
 {
   const char *data_dir = NULL;
+  const char *under_test = "cuda";
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--quick"))
       quick = true;
+    else if (!strcmp (argv[i], "--backend") && i + 1 < argc)
+      under_test = argv[++i];
     else if (!strcmp (argv[i], "--part") && i + 1 < argc) {
       if (sscanf (argv[++i], "%d/%d", &part_index, &part_count) != 2
           || part_count < 1 || part_index < 0 || part_index >= part_count) {
@@ -444,10 +453,6 @@ main (int argc, char **argv)
   SdParams p;
   sd_params_init (&p);
   SdError err;
-  /* SD_TEST_SELF=1 runs the CPU against itself: a check of this test's own
-   * cases on a machine without a GPU */
-  const char *self = getenv ("SD_TEST_SELF");
-  const char *under_test = self && *self == '1' ? "cpu" : "cuda";
   SdEngine *gpu = sd_engine_new (under_test, 0, &p, &err);
   if (!gpu) {
     /* no device here: the refusal must say why, auto must pick the CPU */
@@ -461,7 +466,7 @@ main (int argc, char **argv)
     printf ("no CUDA device (%s): skipped\n", err.message);
     return sd_test_failures ? 1 : SD_TEST_SKIP;
   }
-  SdEngine *cpu = sd_engine_new ("cpu", 0, &p, &err);
+  SdEngine *cpu = sd_engine_new ("reference", 0, &p, &err);
 
   /* every disparity count of the issue, on odd, narrow and flat sizes */
   static const int ds[] = { 1, 16, 48, 64, 100, 128, 192, 256 };
@@ -509,15 +514,18 @@ main (int argc, char **argv)
   }
   fuzz (quick ? 20 : 150, cpu, gpu);
   formats (cpu, gpu);
+#ifdef SD_HAVE_CUDA
   if (!strcmp (under_test, "cuda")) {
     interleaved (cpu);
     device_entry (cpu);
   }
+#endif
   if (!quick && data_dir)
     middlebury (data_dir, cpu, gpu);
 
   sd_engine_free (cpu);
   sd_engine_free (gpu);
   printf ("%d comparisons\n", cases_run);
-  return sd_test_exit ("test-cuda-agreement");
+  return sd_test_exit (!strcmp (under_test, "cuda") ?
+      "test-cuda-agreement" : "test-cpu-agreement");
 }

@@ -1,0 +1,98 @@
+/* Fast census and cost volume: what common/cpu/cost.c computes, rows spread
+ * over threads, and the census of a pixel whose window lies inside the
+ * image read without clamping. */
+#include "sd-fast.h"
+
+#include <stdlib.h>
+
+/* The census signature of (x, y), bits in the reference's order; clamp is
+ * false only where the whole window lies inside the image. */
+static inline uint64_t
+census_at (const uint8_t * img, int width, int height, int x, int y,
+    int rx, int ry, bool symmetric, bool clamp)
+{
+  const uint8_t centre = img[(size_t) y * width + x];
+  uint64_t bits = 0;
+  for (int dy = -ry; dy <= ry; dy++) {
+    for (int dx = -rx; dx <= rx; dx++) {
+      if (symmetric ? (dy > 0 || (dy == 0 && dx >= 0)) : (dx == 0 && dy == 0))
+        continue;
+      int ax = x + dx, ay = y + dy;
+      if (clamp) {
+        ax = sd_clamp_int (ax, 0, width - 1);
+        ay = sd_clamp_int (ay, 0, height - 1);
+      }
+      const uint8_t a = img[(size_t) ay * width + ax];
+      if (symmetric) {
+        int bx = x - dx, by = y - dy;
+        if (clamp) {
+          bx = sd_clamp_int (bx, 0, width - 1);
+          by = sd_clamp_int (by, 0, height - 1);
+        }
+        bits = bits << 1 | (a < img[(size_t) by * width + bx]);
+      } else {
+        bits = bits << 1 | (a < centre);
+      }
+    }
+  }
+  return bits;
+}
+
+static void
+census (const uint8_t * img, uint64_t * signature, int width, int height,
+    SdCensusWindow window)
+{
+  const int rx = window == SD_CENSUS_5X5 ? 2 : 4;
+  const int ry = window == SD_CENSUS_5X5 ? 2 : 3;
+  const bool symmetric = window == SD_CENSUS_CS9X7;
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < height; y++) {
+    const bool inner_row = y >= ry && y < height - ry;
+    uint64_t *out = signature + (size_t) y * width;
+    for (int x = 0; x < width; x++) {
+      if (inner_row && x >= rx && x < width - rx)
+        out[x] = symmetric ?
+            census_at (img, width, height, x, y, rx, ry, true, false) :
+            census_at (img, width, height, x, y, rx, ry, false, false);
+      else
+        out[x] = census_at (img, width, height, x, y, rx, ry, symmetric,
+            true);
+    }
+  }
+}
+
+void
+sd_fast_cost_volume (const SdParams * p, const uint8_t * left,
+    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
+    uint8_t * cost, int width, int height)
+{
+  const int D = p->num_disparities, dmin = p->min_disparity;
+  const bool is_census = p->cost == SD_COST_CENSUS;
+  if (is_census) {
+    census (left, census_left, width, height, p->census_window);
+    census (right, census_right, width, height, p->census_window);
+  }
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < height; y++) {
+    const size_t row = (size_t) y * width;
+    for (int x = 0; x < width; x++) {
+      uint8_t *c = cost + (row + x) * D;
+      /* disparities up to `direct` match inside the right image */
+      const int direct = sd_clamp_int (x - dmin + 1, 0, D);
+      if (is_census) {
+        const uint64_t l = census_left[row + x];
+        for (int k = 0; k < direct; k++)
+          c[k] = (uint8_t) __builtin_popcountll (l ^
+              census_right[row + x - dmin - k]);
+        for (int k = direct; k < D; k++)
+          c[k] = (uint8_t) __builtin_popcountll (l ^ census_right[row]);
+      } else {
+        const int l = left[row + x];
+        for (int k = 0; k < direct; k++)
+          c[k] = (uint8_t) abs (l - (int) right[row + x - dmin - k]);
+        for (int k = direct; k < D; k++)
+          c[k] = (uint8_t) abs (l - (int) right[row]);
+      }
+    }
+  }
+}
