@@ -83,26 +83,19 @@ cpu_destroy (void *state)
   free (s);
 }
 
-/* SGM's stages: the reference's, or the fast ones where they exist. */
-typedef struct
+static size_t
+reference_scratch_bytes (const SdParams * p, int width)
 {
-  void (*cost_volume) (const SdParams * p, const uint8_t * left,
-      const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-      uint8_t * cost, int width, int height);
-  void (*aggregate) (const SdParams * p, const uint8_t * cost,
-      const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
-      int height);
-  void (*wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
-      int width, int height);
-  void (*right_disparity) (const SdParams * p, const uint16_t * sum,
-      int16_t * right_disp, int width, int height);
-} SgmStages;
+  return 2 * (size_t) width * p->num_disparities * sizeof (uint16_t);
+}
 
-static const SgmStages reference_sgm = { sd_cpu_cost_volume, sd_cpu_sgm,
-  sd_cpu_wta, sd_cpu_right_disparity
-};
-static const SgmStages fast_sgm = { sd_fast_cost_volume, sd_fast_sgm,
-  sd_fast_wta, sd_fast_right_disparity
+static const SdSgmStages reference_sgm = {
+  .isa = "reference",
+  .scratch_bytes = reference_scratch_bytes,
+  .cost_volume = sd_cpu_cost_volume,
+  .aggregate = sd_cpu_sgm,
+  .wta = sd_cpu_wta,
+  .right_disparity = sd_cpu_right_disparity,
 };
 
 /* SGM: costs aggregated into sums, read out by winner takes all. */
@@ -116,11 +109,10 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
   uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
   uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
   uint16_t *sum = reserve (s, SUM, n * D * sizeof (uint16_t));
-  uint16_t *scratch = reserve (s, SCRATCH, s->fast ?
-      sd_fast_sgm_scratch_bytes (p, w) : 2 * w * D * sizeof (uint16_t));
+  const SdSgmStages *st = s->fast ? sd_fast_sgm_stages () : &reference_sgm;
+  uint16_t *scratch = reserve (s, SCRATCH, st->scratch_bytes (p, w));
   if (!census_left || !census_right || !cost || !sum || !scratch)
     return false;
-  const SgmStages *st = s->fast ? &fast_sgm : &reference_sgm;
   st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
       w, h);
   st->aggregate (p, cost, guide, sum, scratch, w, h);

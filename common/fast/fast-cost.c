@@ -62,7 +62,7 @@ census (const uint8_t * img, uint64_t * signature, int width, int height,
 }
 
 void
-sd_fast_cost_volume (const SdParams * p, const uint8_t * left,
+SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
     const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
     uint8_t * cost, int width, int height)
 {

@@ -2,7 +2,12 @@
  * bit, spread over threads (OpenMP) and vectorized over disparities with
  * GCC/clang vector extensions.  The cpu backend runs these where they exist
  * and the reference stages elsewhere; the reference backend runs only the
- * reference (tests/engine/test-cpu-agreement holds them together). */
+ * reference (test-cpu-agreement holds them together).
+ *
+ * The same sources are built once per instruction set (portable, and on
+ * x86-64 also AVX2): each build defines SD_FAST_ISA and fills one
+ * SdSgmStages table; sd_fast_sgm_stages() picks the best the processor
+ * runs, or the one SD_CPU_ISA names (the tests use it to run both). */
 #ifndef SD_FAST_H
 #define SD_FAST_H
 
@@ -12,23 +17,50 @@
  * whole vectors of costs. */
 #define SD_FAST_COST_PADDING 32
 
+/* SGM from the prefiltered images to the disparities: the reference's
+ * stages or fast ones. */
+typedef struct
+{
+  const char *isa;              /* "reference", "portable", "avx2" */
+  /* bytes of scratch aggregate needs */
+  size_t (*scratch_bytes) (const SdParams * p, int width);
+  void (*cost_volume) (const SdParams * p, const uint8_t * left,
+      const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
+      uint8_t * cost, int width, int height);
+  void (*aggregate) (const SdParams * p, const uint8_t * cost,
+      const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
+      int height);
+  void (*wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
+      int width, int height);
+  void (*right_disparity) (const SdParams * p, const uint16_t * sum,
+      int16_t * right_disp, int width, int height);
+} SdSgmStages;
+
+/* The fast stages this processor runs best (see above). */
+const SdSgmStages *sd_fast_sgm_stages (void);
+
+/* Within one instruction set's build: the names carry its suffix. */
+#ifdef SD_FAST_ISA
+#define SD_FAST_JOIN2(a, b) a##_##b
+#define SD_FAST_JOIN(a, b) SD_FAST_JOIN2 (a, b)
+#define SD_FAST(name) SD_FAST_JOIN (name, SD_FAST_ISA)
+
 /* sd_cpu_cost_volume, threaded, with a fast census for the pixels whose
  * window lies inside the image. */
-void sd_fast_cost_volume (const SdParams * params, const uint8_t * left,
-    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-    uint8_t * cost, int width, int height);
-
-/* Bytes of scratch sd_fast_sgm needs. */
-size_t sd_fast_sgm_scratch_bytes (const SdParams * params, int width);
-/* sd_cpu_sgm: same sum, bit for bit. */
-void sd_fast_sgm (const SdParams * params, const uint8_t * cost,
+void SD_FAST (sd_fast_cost_volume) (const SdParams * params,
+    const uint8_t * left, const uint8_t * right, uint64_t * census_left,
+    uint64_t * census_right, uint8_t * cost, int width, int height);
+size_t SD_FAST (sd_fast_sgm_scratch_bytes) (const SdParams * params,
+    int width);
+/* sd_cpu_sgm: the same sums, bit for bit. */
+void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
     const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
     int height);
-
 /* sd_cpu_wta and sd_cpu_right_disparity, threaded over rows. */
-void sd_fast_wta (const SdParams * params, const uint16_t * sum,
+void SD_FAST (sd_fast_wta) (const SdParams * params, const uint16_t * sum,
     int16_t * disp, int width, int height);
-void sd_fast_right_disparity (const SdParams * params, const uint16_t * sum,
-    int16_t * right_disp, int width, int height);
+void SD_FAST (sd_fast_right_disparity) (const SdParams * params,
+    const uint16_t * sum, int16_t * right_disp, int width, int height);
+#endif
 
 #endif
