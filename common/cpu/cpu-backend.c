@@ -217,9 +217,11 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
         "backend", w, h, p->num_disparities);
 
   if (p->lr_check != SD_LR_CHECK_OFF)
-    sd_cpu_lr_check (p, disp, right_disp, w, h);
+    (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
+        h);
   if (p->median) {
-    sd_cpu_median_disparity (disp, disp_tmp, w, h);
+    (s->fast ? sd_fast_median_disparity : sd_cpu_median_disparity) (disp,
+        disp_tmp, w, h);
     int16_t *t = disp;
     disp = disp_tmp;
     disp_tmp = t;

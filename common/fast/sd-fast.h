@@ -39,6 +39,13 @@ typedef struct
 /* The fast stages this processor runs best (see above). */
 const SdSgmStages *sd_fast_sgm_stages (void);
 
+/* fast-refine.c (one build for every processor): sd_cpu_lr_check and
+ * sd_cpu_median_disparity, the same values over threads. */
+void sd_fast_lr_check (const SdParams * params, int16_t * disp,
+    const int16_t * right_disp, int width, int height);
+void sd_fast_median_disparity (const int16_t * src, int16_t * dst,
+    int width, int height);
+
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA
 #define SD_FAST_JOIN2(a, b) a##_##b
