@@ -117,6 +117,8 @@ const SdParamDesc sd_param_descs[] = {
       outer_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
   INT ("inner-iterations", "tiled-bp: BP-M sweeps per tile visit",
       inner_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
+  INT ("threads", "cpu backend: threads it computes with (0 = one per "
+      "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
 };
 
 const size_t sd_param_count = sizeof (sd_param_descs) /

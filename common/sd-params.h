@@ -62,6 +62,7 @@ typedef enum
 #define SD_MAX_BP_LEVELS 8
 #define SD_MAX_BP_ITERATIONS 100
 #define SD_MIN_TILE_SIZE 4
+#define SD_MAX_THREADS 1024
 #define SD_MAX_TILE_SIZE 256
 
 typedef struct
@@ -97,6 +98,9 @@ typedef struct
   int tile_size;                /* square tiles, 4 .. 256 pixels */
   int outer_iterations;         /* raster + reverse-raster passes, 1 .. 100 */
   int inner_iterations;         /* BP-M sweeps per tile visit, 1 .. 100 */
+
+  /* cpu backend */
+  int threads;                  /* 0 .. SD_MAX_THREADS, 0 = one per core */
 } SdParams;
 
 /* The defaults every front end starts from. */

@@ -220,8 +220,10 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
         h);
   if (p->median) {
-    (s->fast ? sd_fast_median_disparity : sd_cpu_median_disparity) (disp,
-        disp_tmp, w, h);
+    if (s->fast)
+      sd_fast_median_disparity (p, disp, disp_tmp, w, h);
+    else
+      sd_cpu_median_disparity (disp, disp_tmp, w, h);
     int16_t *t = disp;
     disp = disp_tmp;
     disp_tmp = t;

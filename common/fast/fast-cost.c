@@ -40,12 +40,12 @@ census_at (const uint8_t * img, int width, int height, int x, int y,
 
 static void
 census (const uint8_t * img, uint64_t * signature, int width, int height,
-    SdCensusWindow window)
+    SdCensusWindow window, int threads)
 {
   const int rx = window == SD_CENSUS_5X5 ? 2 : 4;
   const int ry = window == SD_CENSUS_5X5 ? 2 : 3;
   const bool symmetric = window == SD_CENSUS_CS9X7;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (threads)
   for (int y = 0; y < height; y++) {
     const bool inner_row = y >= ry && y < height - ry;
     uint64_t *out = signature + (size_t) y * width;
@@ -69,10 +69,12 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
   const int D = p->num_disparities, dmin = p->min_disparity;
   const bool is_census = p->cost == SD_COST_CENSUS;
   if (is_census) {
-    census (left, census_left, width, height, p->census_window);
-    census (right, census_right, width, height, p->census_window);
+    census (left, census_left, width, height, p->census_window,
+        sd_fast_threads (p));
+    census (right, census_right, width, height, p->census_window,
+        sd_fast_threads (p));
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;
     for (int x = 0; x < width; x++) {

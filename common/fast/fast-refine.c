@@ -8,17 +8,17 @@ sd_fast_lr_check (const SdParams * p, int16_t * disp,
     const int16_t * right_disp, int width, int height)
 {
   /* a pixel is checked against its own row of the right view */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++)
     sd_cpu_lr_check (p, disp + (size_t) y * width,
         right_disp + (size_t) y * width, width, 1);
 }
 
 void
-sd_fast_median_disparity (const int16_t * src, int16_t * dst, int width,
-    int height)
+sd_fast_median_disparity (const SdParams * p, const int16_t * src,
+    int16_t * dst, int width, int height)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const size_t pix = (size_t) y * width + x;

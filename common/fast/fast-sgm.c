@@ -18,9 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* GCC warns that 32-byte vectors passed by value change the ABI without
  * AVX: every function that does so here is static and inlined */
@@ -195,7 +192,7 @@ static void
 aggregate_direction (const Frame * f, Direction dir, int16_t * scratch)
 {
   const int lines = line_count (f, dir);
-#pragma omp parallel
+#pragma omp parallel num_threads (sd_fast_threads (f->p))
   {
     int thread = 0;
 #ifdef _OPENMP
@@ -225,16 +222,6 @@ aggregate_direction (const Frame * f, Direction dir, int16_t * scratch)
 }
 
 static int
-max_threads (void)
-{
-#ifdef _OPENMP
-  return omp_get_max_threads ();
-#else
-  return 1;
-#endif
-}
-
-static int
 padded (int D)
 {
   return (D + LANES - 1) / LANES * LANES;
@@ -246,7 +233,7 @@ SD_FAST (sd_fast_sgm_scratch_bytes) (const SdParams * p, int width)
   (void) width;
   /* two blocks a thread: the path's previous pixel and its current one */
   return 2 * (size_t) (padded (p->num_disparities) + 2) * sizeof (int16_t) *
-      max_threads ();
+      sd_fast_threads (p);
 }
 
 void
@@ -272,7 +259,7 @@ SD_FAST (sd_fast_wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
 {
   const size_t row = (size_t) width * p->num_disparities;
   /* every pixel stands alone: the reference, a row at a time */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++)
     sd_cpu_wta (p, sum + y * row, disp + (size_t) y * width, width, 1);
 }
@@ -282,7 +269,7 @@ SD_FAST (sd_fast_right_disparity) (const SdParams * p, const uint16_t * sum,
     int16_t * right_disp, int width, int height)
 {
   const size_t row = (size_t) width * p->num_disparities;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++)
     sd_cpu_right_disparity (p, sum + y * row, right_disp + (size_t) y * width,
         width, 1);

@@ -13,6 +13,23 @@
 
 #include "../cpu/sd-cpu.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The threads a fast stage uses: params->threads, 0 meaning OpenMP's count
+ * (one per core, or OMP_NUM_THREADS). */
+static inline int
+sd_fast_threads (const SdParams * params)
+{
+#ifdef _OPENMP
+  return params->threads > 0 ? params->threads : omp_get_max_threads ();
+#else
+  (void) params;
+  return 1;
+#endif
+}
+
 /* Extra bytes the cost volume needs after its end: the aggregation reads
  * whole vectors of costs. */
 #define SD_FAST_COST_PADDING 32
@@ -43,8 +60,8 @@ const SdSgmStages *sd_fast_sgm_stages (void);
  * sd_cpu_median_disparity, the same values over threads. */
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
-void sd_fast_median_disparity (const int16_t * src, int16_t * dst,
-    int width, int height);
+void sd_fast_median_disparity (const SdParams * params, const int16_t * src,
+    int16_t * dst, int width, int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA

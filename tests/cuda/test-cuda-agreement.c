@@ -236,6 +236,10 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY ((p.fill_holes = SD_FILL_HOLES_ON, p.median = false, p.lr_check = 0));
   VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
           p.subpixel = false));
+  /* the cpu backend's thread count changes who computes what, not what */
+  VARY (p.threads = 1);
+  VARY (p.threads = 3);
+  VARY (p.threads = 7);
 #undef VARY
 }
 
