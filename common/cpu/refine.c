@@ -38,7 +38,8 @@ sd_cpu_wta (const SdParams * p, const uint16_t * sum, int16_t * disp,
       }
       const int best = argmin (s, D, 1);
       bool unique = true;
-      for (int k = 0; k < D && unique; k++)
+      /* at 0 % no cost can beat the smallest: nothing to look at */
+      for (int k = 0; k < D && unique && p->uniqueness > 0; k++)
         if (abs (k - best) > 1 && (int) s[k] * (100 - p->uniqueness) <
             (int) s[best] * 100)
           unique = false;
