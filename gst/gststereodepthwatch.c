@@ -45,7 +45,7 @@ effective_timeout (GstStereoDepth * self)
   g_mutex_lock (&self->watch.lock);
   frame = self->watch.frame_duration;
   g_mutex_unlock (&self->watch.lock);
-  if (!GST_CLOCK_TIME_IS_VALID (frame) || frame == 0)
+  if (!GST_CLOCK_TIME_IS_VALID (frame))
     return G_USEC_PER_SEC;
   return LIVE_TIMEOUT_FRAMES * (gint64) (frame / GST_USECOND);
 }

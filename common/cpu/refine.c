@@ -105,38 +105,42 @@ sd_cpu_lr_check (const SdParams * p, int16_t * disp,
   }
 }
 
-static int
-compare_i16 (const void *a, const void *b)
+void
+sd_cpu_median_disparity_row (const int16_t * src, int16_t * dst, int width,
+    int height, int y)
 {
-  return (int) *(const int16_t *) a - (int) *(const int16_t *) b;
+  for (int x = 0; x < width; x++) {
+    const size_t pix = (size_t) y * width + x;
+    if (src[pix] == SD_DISP_INVALID) {
+      dst[pix] = SD_DISP_INVALID;
+      continue;
+    }
+    /* the valid neighbours, insertion-sorted as they come */
+    int16_t values[9];
+    int n = 0;
+    for (int yy = y - 1; yy <= y + 1; yy++) {
+      for (int xx = x - 1; xx <= x + 1; xx++) {
+        if (yy < 0 || yy >= height || xx < 0 || xx >= width)
+          continue;
+        const int16_t v = src[(size_t) yy * width + xx];
+        if (v == SD_DISP_INVALID)
+          continue;
+        int i = n++;
+        for (; i > 0 && values[i - 1] > v; i--)
+          values[i] = values[i - 1];
+        values[i] = v;
+      }
+    }
+    dst[pix] = values[(n - 1) / 2];
+  }
 }
 
 void
 sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     int height)
 {
-  for (int y = 0; y < height; y++) {
-    for (int x = 0; x < width; x++) {
-      const size_t pix = (size_t) y * width + x;
-      if (src[pix] == SD_DISP_INVALID) {
-        dst[pix] = SD_DISP_INVALID;
-        continue;
-      }
-      int16_t values[9];
-      int n = 0;
-      for (int yy = y - 1; yy <= y + 1; yy++) {
-        for (int xx = x - 1; xx <= x + 1; xx++) {
-          if (yy < 0 || yy >= height || xx < 0 || xx >= width)
-            continue;
-          const int16_t v = src[(size_t) yy * width + xx];
-          if (v != SD_DISP_INVALID)
-            values[n++] = v;
-        }
-      }
-      qsort (values, (size_t) n, sizeof (values[0]), compare_i16);
-      dst[pix] = values[(n - 1) / 2];
-    }
-  }
+  for (int y = 0; y < height; y++)
+    sd_cpu_median_disparity_row (src, dst, width, height, y);
 }
 
 void

@@ -15,11 +15,9 @@ sd_fast_sgm_stages (void)
   const char *forced = getenv ("SD_CPU_ISA");
   const SdSgmStages *best = &sd_fast_stages_portable;
 #ifdef SD_FAST_HAVE_AVX2
-  /* popcnt and AVX2 came together on every x86-64 processor but one */
+  /* the AVX2 build uses popcnt too */
   if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("popcnt"))
     best = &sd_fast_stages_avx2;
-  if (forced && !strcmp (forced, "avx2"))
-    return best;
 #endif
   if (forced && !strcmp (forced, "portable"))
     return &sd_fast_stages_portable;
