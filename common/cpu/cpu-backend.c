@@ -17,7 +17,7 @@ typedef struct
 enum
 {
   LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
-  CENSUS_LEFT, CENSUS_RIGHT, COST, SUM, SCRATCH,
+  CENSUS_LEFT, CENSUS_RIGHT, COST, SGM_WORKSPACE,
   FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
   DISP, DISP_TMP, RIGHT_DISP, N_BUFFERS
 };
@@ -83,22 +83,36 @@ cpu_destroy (void *state)
   free (s);
 }
 
+/* The reference's SGM workspace: the summed volume, then the two rows of
+ * path costs sd_cpu_sgm needs. */
 static size_t
-reference_scratch_bytes (const SdParams * p, int width)
+reference_sgm_workspace_bytes (const SdParams * p, int width, int height)
 {
-  return 2 * (size_t) width * p->num_disparities * sizeof (uint16_t);
+  return ((size_t) height + 2) * width * p->num_disparities *
+      sizeof (uint16_t);
 }
 
-static const SdSgmStages reference_sgm = {
+static void
+reference_sgm (const SdParams * p, const uint8_t * cost,
+    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
+    void *workspace, int width, int height)
+{
+  uint16_t *sum = workspace;
+  uint16_t *scratch = sum + (size_t) height * width * p->num_disparities;
+  sd_cpu_sgm (p, cost, guide, sum, scratch, width, height);
+  sd_cpu_wta (p, sum, disp, width, height);
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    sd_cpu_right_disparity (p, sum, right_disp, width, height);
+}
+
+static const SdSgmStages reference_stages = {
   .isa = "reference",
-  .scratch_bytes = reference_scratch_bytes,
+  .workspace_bytes = reference_sgm_workspace_bytes,
   .cost_volume = sd_cpu_cost_volume,
-  .aggregate = sd_cpu_sgm,
-  .wta = sd_cpu_wta,
-  .right_disparity = sd_cpu_right_disparity,
+  .sgm = reference_sgm,
 };
 
-/* SGM: costs aggregated into sums, read out by winner takes all. */
+/* SGM: costs aggregated along paths, read out by winner takes all. */
 static bool
 run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
     const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
@@ -108,17 +122,13 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
   uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
   uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
   uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
-  uint16_t *sum = reserve (s, SUM, n * D * sizeof (uint16_t));
-  const SdSgmStages *st = s->fast ? sd_fast_sgm_stages () : &reference_sgm;
-  uint16_t *scratch = reserve (s, SCRATCH, st->scratch_bytes (p, w));
-  if (!census_left || !census_right || !cost || !sum || !scratch)
+  const SdSgmStages *st = s->fast ? sd_fast_sgm_stages () : &reference_stages;
+  void *workspace = reserve (s, SGM_WORKSPACE, st->workspace_bytes (p, w, h));
+  if (!census_left || !census_right || !cost || !workspace)
     return false;
   st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
       w, h);
-  st->aggregate (p, cost, guide, sum, scratch, w, h);
-  st->wta (p, sum, disp, w, h);
-  if (p->lr_check != SD_LR_CHECK_OFF)
-    st->right_disparity (p, sum, right_disp, w, h);
+  st->sgm (p, cost, guide, disp, right_disp, workspace, w, h);
   return true;
 }
 

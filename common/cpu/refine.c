@@ -36,28 +36,29 @@ sd_cpu_wta (const SdParams * p, const uint16_t * sum, int16_t * disp,
         disp[pix] = SD_DISP_INVALID;
         continue;
       }
-      const int best = argmin (s, D, 1);
-      bool unique = true;
-      /* at 0 % no cost can beat the smallest: nothing to look at */
-      for (int k = 0; k < D && unique && p->uniqueness > 0; k++)
-        if (abs (k - best) > 1 && (int) s[k] * (100 - p->uniqueness) <
-            (int) s[best] * 100)
-          unique = false;
-      if (!unique) {
-        disp[pix] = SD_DISP_INVALID;
-        continue;
-      }
-      int value = (p->min_disparity + best) * SD_SUBPIXEL_SCALE;
-      if (p->subpixel && best > 0 && best < D - 1) {
-        const int left = s[best - 1], right = s[best + 1];
-        int denom = left + right - 2 * s[best];
-        if (denom < 1)
-          denom = 1;
-        value += div_round ((left - right) * SD_SUBPIXEL_SCALE, 2 * denom);
-      }
-      disp[pix] = (int16_t) value;
+      disp[pix] = sd_cpu_wta_value (p, s, argmin (s, D, 1));
     }
   }
+}
+
+int16_t
+sd_cpu_wta_value (const SdParams * p, const uint16_t * s, int best)
+{
+  const int D = p->num_disparities;
+  /* at 0 % no cost can beat the smallest: nothing to look at */
+  for (int k = 0; k < D && p->uniqueness > 0; k++)
+    if (abs (k - best) > 1 && (int) s[k] * (100 - p->uniqueness) <
+        (int) s[best] * 100)
+      return SD_DISP_INVALID;
+  int value = (p->min_disparity + best) * SD_SUBPIXEL_SCALE;
+  if (p->subpixel && best > 0 && best < D - 1) {
+    const int left = s[best - 1], right = s[best + 1];
+    int denom = left + right - 2 * s[best];
+    if (denom < 1)
+      denom = 1;
+    value += div_round ((left - right) * SD_SUBPIXEL_SCALE, 2 * denom);
+  }
+  return (int16_t) value;
 }
 
 int

@@ -71,6 +71,10 @@ void sd_cpu_sgm (const SdParams * params, const uint8_t * cost,
  * refinement: disp gets 16 * d or SD_DISP_INVALID. */
 void sd_cpu_wta (const SdParams * params, const uint16_t * sum,
     int16_t * disp, int width, int height);
+/* One pixel of sd_cpu_wta: its value from its sums s whose first smallest
+ * is s[best] (the uniqueness test, then subpixel refinement). */
+int16_t sd_cpu_wta_value (const SdParams * params, const uint16_t * s,
+    int best);
 /* How many disparities right pixel xr can take: those whose left pixel
  * xr + min_disparity + k lies inside the image (0 means none).  Both
  * right-view read-outs use it; the candidate of index k sits at volume

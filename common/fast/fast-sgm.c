@@ -1,26 +1,40 @@
-/* Fast SGM aggregation: common/cpu/sgm.c's sums, bit for bit.
+/* Fast SGM: common/cpu/sgm.c's sums and common/cpu/refine.c's read-out,
+ * bit for bit, in two sweeps over the image instead of one per direction.
  *
- * A path's costs for one pixel are kept as int16 lanes, 16 to a vector,
- * in a block of the disparity count rounded up to 16 with one slot on each
- * side.  Every lane that stands for no disparity (the slot before k = 0,
- * the rounding, the slot after) holds SENTINEL, so that the step reads
- * prev[k - 1] and prev[k + 1] as whole shifted vectors and never takes them.
- * No value overflows int16: a path cost is at most the largest cost plus
- * P2 (255 + 4095), SENTINEL + P1 stays below 32768, and the sums wrap as
- * the reference's uint16 sums do.
+ * The down sweep visits rows top to bottom, each left to right, and carries
+ * the paths that come from above or from the left: (1,0), (0,1), (1,1),
+ * (-1,1).  The up sweep visits rows bottom to top, right to left, and
+ * carries the other four.  A sweep keeps the previous row's path costs of
+ * its vertical and diagonal directions (a few hundred KB, in cache) and adds
+ * its directions' costs for a pixel before they leave the registers, so each
+ * sweep reads the cost volume once and writes one partial sum.  The two
+ * sweeps do not depend on each other and run on two threads.  The read-out
+ * then adds the two partial sums a row at a time (uint16 addition wraps as
+ * the reference's does, in any order) and runs the reference's winner takes
+ * all and right-view disparity on that row.  With one path a direction, the
+ * per-direction design before this one moved the whole sum volume through
+ * memory eight times (docs/performance.md).
  *
- * Threads take whole paths (rows, columns, diagonals): the paths of one
- * direction do not depend on each other.  An earlier version spread each
- * row of a vertical path over the threads, with a barrier per row; with
- * more threads than free cores (a parallel sweep, a busy pipeline) the
- * spinning barriers made it 20 times slower than one thread. */
+ * Path costs are int16 lanes, LANES to a vector, in a block of the disparity
+ * count rounded up to LANES with one slot on each side.  Every lane that
+ * stands for no disparity (the slot before k = 0, the rounding, the slot
+ * after) holds SENTINEL, so that the step reads prev[k - 1] and prev[k + 1]
+ * as whole shifted vectors and never takes them.  No value overflows int16:
+ * a path cost is at most the largest cost plus P2 (255 + 4095), and
+ * SENTINEL + P1 stays below 32768.  A path's first pixel steps from a block
+ * of zeros with smallest cost 0, which gives the reference's "cost alone". */
 #include "sd-fast.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
 
-/* GCC warns that 32-byte vectors passed by value change the ABI without
- * AVX: every function that does so here is static and inlined */
+/* GCC warns that vectors passed by value change the ABI without AVX:
+ * every function that does so here is static and inlined */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -29,136 +43,188 @@
 #define SD_FAST_STR(x) SD_FAST_STR2 (x)
 #define SD_FAST_NAME_OF_ISA SD_FAST_STR (SD_FAST_ISA)
 
+/* A vector as wide as the build's registers: the paths' int16 lanes. */
+#if defined(__AVX512BW__)
+#define LANES 32
+#elif defined(__AVX2__)
 #define LANES 16
+#else
+#define LANES 8
+#endif
 #define SENTINEL 0x4000
 
-typedef int16_t v16 __attribute__((vector_size (LANES * 2)));
-typedef uint8_t v16b __attribute__((vector_size (LANES)));
+typedef int16_t vs __attribute__((vector_size (LANES * 2)));
+typedef uint16_t vu __attribute__((vector_size (LANES * 2)));
+typedef uint8_t vb __attribute__((vector_size (LANES)));
 
-typedef struct
-{
-  int dx, dy;
-} Direction;
-
-/* The reference's order (common/cpu/sgm.c): the first four are the 4-path
- * set.  The sums do not depend on it (uint16 addition). */
-static const Direction directions[8] = {
-  {1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1},
-};
-
-static inline v16
+static inline vs
 load (const int16_t * p)
 {
-  v16 v;
+  vs v;
   memcpy (&v, p, sizeof (v));
   return v;
 }
 
 static inline void
-store (int16_t * p, v16 v)
+store (int16_t * p, vs v)
 {
   memcpy (p, &v, sizeof (v));
 }
 
-static inline v16
+static inline vs
 load_cost (const uint8_t * c)
 {
-  v16b b;
+  vb b;
   memcpy (&b, c, sizeof (b));
-  return __builtin_convertvector (b, v16);
+  return __builtin_convertvector (b, vs);
 }
 
-static inline v16
-vmin (v16 a, v16 b)
+/* Lane-wise minimum: the instruction where there is one (GCC does not find
+ * it in the generic form, which costs a compare and three logic ops). */
+static inline vs
+vmin (vs a, vs b)
 {
-  const v16 a_less = (v16) (a < b);
+#if defined(__AVX512BW__)
+  return (vs) _mm512_min_epi16 ((__m512i) a, (__m512i) b);
+#elif defined(__AVX2__)
+  return (vs) _mm256_min_epi16 ((__m256i) a, (__m256i) b);
+#elif defined(__SSE2__)
+  return (vs) _mm_min_epi16 ((__m128i) a, (__m128i) b);
+#elif defined(__ARM_NEON)
+  return vminq_s16 (a, b);
+#else
+  const vs a_less = (vs) (a < b);
   return (a & a_less) | (b & ~a_less);
+#endif
 }
 
-static inline v16
+static inline vs
 splat (int v)
 {
-  return (v16) { } + (int16_t) v;
+  return (vs) { } + (int16_t) v;
 }
 
-typedef int16_t v8 __attribute__((vector_size (16)));
-typedef int16_t v4 __attribute__((vector_size (8)));
-
-/* The smallest lane, by halving: the compiler turns the copies of halves
- * into lane extractions (a loop over the lanes cost a fifth of the step) */
-static inline int
-hmin (v16 v)
+/* Lane-wise unsigned minimum (the sums are uint16). */
+static inline vu
+vminu (vu a, vu b)
 {
-  v8 a, b;
-  memcpy (&a, &v, sizeof (a));
-  memcpy (&b, (const char *) &v + sizeof (a), sizeof (b));
-  const v8 m8 = (a & (v8) (a < b)) | (b & ~(v8) (a < b));
-  v4 c, d;
-  memcpy (&c, &m8, sizeof (c));
-  memcpy (&d, (const char *) &m8 + sizeof (c), sizeof (d));
-  const v4 m4 = (c & (v4) (c < d)) | (d & ~(v4) (c < d));
+#if defined(__AVX512BW__)
+  return (vu) _mm512_min_epu16 ((__m512i) a, (__m512i) b);
+#elif defined(__AVX2__)
+  return (vu) _mm256_min_epu16 ((__m256i) a, (__m256i) b);
+#elif defined(__SSE4_1__)
+  return (vu) _mm_min_epu16 ((__m128i) a, (__m128i) b);
+#elif defined(__ARM_NEON)
+  return vminq_u16 (a, b);
+#else
+  const vu a_less = (vu) (a < b);
+  return (a & a_less) | (b & ~a_less);
+#endif
+}
+
+/* The smallest lane, unsigned, by halving down to 8 lanes and then, where
+ * SSE4.1 has it, one instruction.  Path costs are >= 0, so it is their
+ * signed minimum too. */
+typedef uint16_t u32l __attribute__((vector_size (64)));
+typedef uint16_t u16l __attribute__((vector_size (32)));
+typedef uint16_t u8l __attribute__((vector_size (16)));
+typedef uint16_t u4l __attribute__((vector_size (8)));
+#define HALVE(half, v) ({ \
+      half lo_, hi_; \
+      memcpy (&lo_, &(v), sizeof (lo_)); \
+      memcpy (&hi_, (const char *) &(v) + sizeof (lo_), sizeof (hi_)); \
+      (half) ((lo_ & (half) (lo_ < hi_)) | (hi_ & ~(half) (lo_ < hi_))); })
+
+static inline int
+hmin (vu v)
+{
+#if LANES == 32
+  const u16l m16 = HALVE (u16l, v);
+  const u8l m8 = HALVE (u8l, m16);
+#elif LANES == 16
+  const u8l m8 = HALVE (u8l, v);
+#else
+  const u8l m8 = v;
+#endif
+#ifdef __SSE4_1__
+  return _mm_extract_epi16 (_mm_minpos_epu16 ((__m128i) m8), 0);
+#else
+  const u4l m4 = HALVE (u4l, m8);
   int m = m4[0];
   for (int i = 1; i < 4; i++)
     if (m4[i] < m)
       m = m4[i];
   return m;
+#endif
 }
 
-/* What one aggregation needs to know of the frame. */
+/* One direction's state in a sweep.  A path from above (dy != 0) keeps the
+ * previous and the current row: width blocks each, and their smallest
+ * costs; the horizontal path keeps the previous and the current pixel. */
+typedef struct
+{
+  int dx, dy;                   /* the previous pixel is (x - dx, y - dy) */
+  int16_t *prev, *cur;
+  int *prev_min, *cur_min;
+} Path;
+
+/* The paths of one sweep: paths[0] is the horizontal one. */
+#define MAX_SWEEP_PATHS 4
+
+/* What a sweep needs to know of the frame. */
 typedef struct
 {
   const SdParams *p;
   const uint8_t *cost;
   const uint8_t *guide;
-  uint16_t *sum;
   int width, height, D;
   int padded;                   /* D rounded up to LANES */
   int block;                    /* padded + 2: a pixel's path costs */
-  v16 tail;                     /* lanes of the last vector that are disparities */
+  vs tail;                      /* lanes of the last vector that are disparities */
+  const int16_t *zeros;         /* a block of zeros: a path's start */
 } Frame;
 
-/* Path costs of pixel pix into out (block + 1) and its smallest one into
- * *out_min, from the previous pixel's (prev, prev_min; NULL for the first
- * pixel of the path), and added to the sum. */
-static inline __attribute__((always_inline)) void
-step (const Frame * f, size_t pix, int p2, const int16_t * prev,
-    int prev_min, int16_t * out, int *out_min)
+/* A step's input: the previous pixel's path costs (its block + 1), their
+ * smallest one and the P2 of the step. */
+typedef struct
 {
-  const uint8_t *c = f->cost + pix * f->D;
-  uint16_t *s = f->sum + pix * f->D;
-  const v16 p1 = splat (f->p->p1), jump = splat (prev_min + p2),
-      base = splat (prev_min), sentinel = splat (SENTINEL);
-  v16 least = sentinel;
-  for (int k = 0; k < f->padded; k += LANES) {
-    v16 o = load_cost (c + k);
-    if (prev) {
-      const v16 best = vmin (vmin (load (prev + k), load (prev + k - 1) + p1),
-          vmin (load (prev + k + 1) + p1, jump));
-      o = o + best - base;
-    }
-    if (k + LANES > f->D)
-      o = (o & f->tail) | (sentinel & ~f->tail);
-    store (out + k, o);
-    least = vmin (least, o);
-    if (k + LANES <= f->D) {
-      /* uint16 wrap-around, as the reference adds */
-      int16_t *sk = (int16_t *) (s + k);
-      store (sk, load (sk) + o);
-    } else {
-      /* the next pixel's sums follow: another thread may be adding them */
-      for (int i = 0; k + i < f->D; i++)
-        s[k + i] = (uint16_t) (s[k + i] + (uint16_t) o[i]);
-    }
-  }
-  *out_min = hmin (least);
-}
+  const int16_t *prev;
+  int prev_min, p2;
+} StepIn;
 
-/* An empty block: every lane a sentinel. */
-static void
-block_init (int16_t * b, int block)
+/* The n paths' costs at one pixel (cost c) from their inputs into out[i]
+ * (block + 1), their smallest ones into out_min[i], and their sum into
+ * partial (padded values).  n is a constant where this is inlined. */
+static inline __attribute__((always_inline)) void
+pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
+    int16_t * const *out, int *out_min, uint16_t * partial)
 {
-  for (int i = 0; i < block; i++)
-    b[i] = SENTINEL;
+  const vs p1 = splat (f->p->p1), sentinel = splat (SENTINEL);
+  vs least[MAX_SWEEP_PATHS], jump[MAX_SWEEP_PATHS], base[MAX_SWEEP_PATHS];
+  for (int i = 0; i < n; i++) {
+    least[i] = sentinel;
+    base[i] = splat (in[i].prev_min);
+    jump[i] = splat (in[i].prev_min + in[i].p2);
+  }
+  for (int k = 0; k < f->padded; k += LANES) {
+    const vs cost = load_cost (c + k);
+    const bool last = k + LANES >= f->padded;
+    vu acc = { };
+    for (int i = 0; i < n; i++) {
+      const int16_t *prev = in[i].prev + k;
+      const vs best = vmin (vmin (load (prev), load (prev - 1) + p1),
+          vmin (load (prev + 1) + p1, jump[i]));
+      vs o = cost + best - base[i];
+      if (last)
+        o = (o & f->tail) | (sentinel & ~f->tail);
+      store (out[i] + k, o);
+      least[i] = vmin (least[i], o);
+      acc += (vu) o;
+    }
+    memcpy (partial + k, &acc, sizeof (acc));
+  }
+  for (int i = 0; i < n; i++)
+    out_min[i] = hmin ((vu) least[i]);
 }
 
 static int
@@ -168,68 +234,57 @@ p2_between (const Frame * f, size_t pix, size_t prev_pix)
           (int) f->guide[prev_pix]));
 }
 
-/* How many paths of direction dir cross the image: one starts at every
- * pixel whose predecessor lies outside it. */
-static int
-line_count (const Frame * f, Direction dir)
+/* One sweep: rows in the order of dy, each in the order of the horizontal
+ * path, every path of paths[0 .. n) advanced at each pixel; the pixel's
+ * partial sum goes to partial (padded values a pixel). */
+static inline __attribute__((always_inline)) void
+sweep (const Frame * f, int n, Path * paths, uint16_t * partial)
 {
-  if (dir.dy == 0)
-    return f->height;
-  if (dir.dx == 0)
-    return f->width;
-  return f->width + f->height - 1;
-}
-
-/* The first pixel of path i: along the entry row, then down the entry
- * column (without its corner, which the row has). */
-static void
-line_start (const Frame * f, Direction dir, int i, int *x, int *y)
-{
-  const int entry_x = dir.dx >= 0 ? 0 : f->width - 1;
-  const int entry_y = dir.dy >= 0 ? 0 : f->height - 1;
-  if (dir.dy != 0 && i < f->width) {
-    *x = i;
-    *y = entry_y;
-    return;
-  }
-  if (dir.dy != 0)
-    i -= f->width - 1;          /* past the corner */
-  *x = entry_x;
-  *y = dir.dy == 0 ? i : dir.dy > 0 ? i : f->height - 1 - i;
-}
-
-/* Every path of one direction is independent of the others, so threads
- * take whole paths and meet only once, at the end (a pixel lies on one
- * path of each direction: no two threads add to the same sums). */
-static void
-aggregate_direction (const Frame * f, Direction dir, int16_t * scratch)
-{
-  const int lines = line_count (f, dir);
-#pragma omp parallel num_threads (sd_fast_threads (f->p))
-  {
-    int thread = 0;
-#ifdef _OPENMP
-    thread = omp_get_thread_num ();
-#endif
-    int16_t *a = scratch + (size_t) thread * 2 * f->block;
-    int16_t *b = a + f->block;
-    block_init (a, 2 * f->block);
-#pragma omp for schedule(dynamic, 8)
-    for (int i = 0; i < lines; i++) {
-      int16_t *prev = a, *cur = b;
-      int prev_min = 0, x, y;
-      line_start (f, dir, i, &x, &y);
-      for (bool first = true; x >= 0 && x < f->width && y >= 0
-          && y < f->height; x += dir.dx, y += dir.dy, first = false) {
-        const size_t pix = (size_t) y * f->width + x;
-        const int p2 = first ? 0 : p2_between (f, pix,
-            (size_t) (y - dir.dy) * f->width + (x - dir.dx));
-        step (f, pix, p2, first ? NULL : prev + 1, prev_min, cur + 1,
-            &prev_min);
-        int16_t *t = prev;
-        prev = cur;
-        cur = t;
+  const int w = f->width, h = f->height, dy = paths[1].dy, dx = paths[0].dx;
+  const bool adaptive = f->p->p2_adaptive;
+  for (int i = 0; i < h; i++) {
+    const int y = dy > 0 ? i : h - 1 - i;
+    for (int j = 0; j < w; j++) {
+      const int x = dx > 0 ? j : w - 1 - j;
+      const size_t pix = (size_t) y * w + x;
+      StepIn in[MAX_SWEEP_PATHS];
+      int16_t *out[MAX_SWEEP_PATHS];
+      int out_min[MAX_SWEEP_PATHS];
+      for (int r = 0; r < n; r++) {
+        const Path *path = &paths[r];
+        const int px = x - path->dx;
+        const bool first = px < 0 || px >= w || (r > 0 && i == 0);
+        in[r].p2 = first || !adaptive ? f->p->p2 :
+            p2_between (f, pix, (size_t) (y - path->dy) * w + px);
+        if (first) {
+          in[r].prev = f->zeros + 1;
+          in[r].prev_min = 0;
+        } else if (r == 0) {
+          in[r].prev = path->prev + 1;
+          in[r].prev_min = path->prev_min[0];
+        } else {
+          in[r].prev = path->prev + (size_t) px * f->block + 1;
+          in[r].prev_min = path->prev_min[px];
+        }
+        out[r] = (r == 0 ? path->cur : path->cur + (size_t) x * f->block) + 1;
       }
+      pixel_step (f, n, f->cost + pix * f->D, in, out, out_min,
+          partial + pix * f->padded);
+      for (int r = 0; r < n; r++)
+        paths[r].cur_min[r == 0 ? 0 : x] = out_min[r];
+      /* the horizontal path's current pixel is the next one's previous */
+      int16_t *t = paths[0].prev;
+      paths[0].prev = paths[0].cur;
+      paths[0].cur = t;
+      paths[0].prev_min[0] = paths[0].cur_min[0];
+    }
+    for (int r = 1; r < n; r++) {
+      int16_t *t = paths[r].prev;
+      paths[r].prev = paths[r].cur;
+      paths[r].cur = t;
+      int *m = paths[r].prev_min;
+      paths[r].prev_min = paths[r].cur_min;
+      paths[r].cur_min = m;
     }
   }
 }
@@ -240,59 +295,218 @@ padded (int D)
   return (D + LANES - 1) / LANES * LANES;
 }
 
-size_t
-SD_FAST (sd_fast_sgm_scratch_bytes) (const SdParams * p, int width)
+/* A thread's read-out buffers: a pixel's sums (padded), and per right
+ * pixel the smallest sum so far and its disparity index, both stored from
+ * the right end of the row backwards (see read_out). */
+typedef struct
 {
-  (void) width;
-  /* two blocks a thread: the path's previous pixel and its current one */
-  return 2 * (size_t) (padded (p->num_disparities) + 2) * sizeof (int16_t) *
-      sd_fast_threads (p);
+  uint16_t *sums, *right_least, *right_index;
+} ReadOutRows;
+
+static size_t
+read_out_row_values (const SdParams * p, int width)
+{
+  return padded (p->num_disparities) + 2 * ((size_t) width +
+      padded (p->num_disparities));
+}
+
+/* The workspace: the two sweeps' partial sums, each sweep's path rows, a
+ * block of zeros and a summed row per thread for the read-out.  Carves it
+ * from base, or only counts its bytes when base is NULL. */
+typedef struct
+{
+  uint16_t *partial[2];
+  int16_t *blocks[2];           /* per sweep: 2 horizontal + 2 rows a path */
+  int *mins[2];                 /* per sweep: 2 + 2 rows a path */
+  int16_t *zeros;
+  uint16_t *rows;               /* ReadOutRows per thread */
+} Workspace;
+
+static size_t
+carve (const SdParams * p, int width, int height, void *base, Workspace * ws)
+{
+  const size_t block = padded (p->num_disparities) + 2;
+  const size_t blocks = 2 + 2 * (MAX_SWEEP_PATHS - 1) * (size_t) width;
+  const size_t mins = 2 + 2 * (MAX_SWEEP_PATHS - 1) * (size_t) width;
+  const size_t sizes[] = {
+    (size_t) width * height * (block - 2) * sizeof (uint16_t),
+    (size_t) width * height * (block - 2) * sizeof (uint16_t),
+    blocks * block * sizeof (int16_t), blocks * block * sizeof (int16_t),
+    mins * sizeof (int), mins * sizeof (int),
+    block * sizeof (int16_t),
+    (size_t) sd_fast_threads (p) * read_out_row_values (p, width) *
+        sizeof (uint16_t),
+  };
+  void **parts[] = {
+    (void **) &ws->partial[0], (void **) &ws->partial[1],
+    (void **) &ws->blocks[0], (void **) &ws->blocks[1],
+    (void **) &ws->mins[0], (void **) &ws->mins[1],
+    (void **) &ws->zeros, (void **) &ws->rows,
+  };
+  size_t total = 0;
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    if (base)
+      *parts[i] = (char *) base + total;
+    /* every part starts on a 64-byte line */
+    total += (sizes[i] + 63) / 64 * 64;
+  }
+  return total;
+}
+
+size_t
+SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * p, int width,
+    int height)
+{
+  Workspace ws;
+  return carve (p, width, height, NULL, &ws) + 64;
+}
+
+/* The paths of sweep s (0 down, 1 up) in the workspace: the reference's
+ * directions (common/cpu/sgm.c), the first four of them with 4 paths. */
+static int
+sweep_paths (const Frame * f, const Workspace * ws, int s, Path * paths)
+{
+  static const int dxs[2][MAX_SWEEP_PATHS] = { {1, 0, 1, -1}, {-1, 0, 1, -1}
+  };
+  const int n = f->p->paths == 8 ? 4 : 2, dy = s == 0 ? 1 : -1;
+  int16_t *blocks = ws->blocks[s];
+  int *mins = ws->mins[s];
+  for (int r = 0; r < n; r++) {
+    const size_t count = r == 0 ? 1 : (size_t) f->width;
+    paths[r].dx = dxs[s][r];
+    paths[r].dy = r == 0 ? 0 : dy;
+    paths[r].prev = blocks;
+    paths[r].cur = blocks + count * f->block;
+    paths[r].prev_min = mins;
+    paths[r].cur_min = mins + count;
+    blocks += 2 * count * f->block;
+    mins += 2 * count;
+  }
+  /* every block starts as sentinels: the lanes no step writes stay so */
+  for (int16_t * b = ws->blocks[s]; b < blocks; b++)
+    *b = SENTINEL;
+  return n;
+}
+
+static ReadOutRows
+read_out_rows (const Frame * f, const Workspace * ws, int thread)
+{
+  uint16_t *base = ws->rows + (size_t) thread * read_out_row_values (f->p,
+      f->width);
+  const size_t right = (size_t) f->width + f->padded;
+  return (ReadOutRows) {
+  base, base + f->padded, base + f->padded + right};
+}
+
+/* Row y from the two partial sums: the left disparities as sd_cpu_wta gives
+ * them and the right ones as sd_cpu_right_disparity does.  A right pixel xr
+ * takes the first smallest of the sums of left pixels xr + dmin + k at
+ * index k; left pixel x offers index k to xr = x - dmin - k, so with the
+ * right pixels stored backwards (slot width - 1 - xr) its D offers land on
+ * consecutive slots, compared and kept as vectors.  Left pixels come in
+ * order, so each right pixel sees its k rising and the strict compare keeps
+ * the first smallest. */
+static void
+read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
+    int16_t * disp, int16_t * right_disp)
+{
+  const SdParams *p = f->p;
+  const int w = f->width, dmin = p->min_disparity;
+  const bool right = p->lr_check != SD_LR_CHECK_OFF;
+  const vu none = (vu) { } + (uint16_t) 0xFFFF, tail = (vu) f->tail;
+  vu lane = { };
+  for (int i = 0; i < LANES; i++)
+    lane[i] = (uint16_t) i;
+  if (right) {
+    for (int i = 0; i < w + f->padded; i++) {
+      r.right_least[i] = 0xFFFF;
+      r.right_index[i] = 0;
+    }
+  }
+  for (int x = 0; x < w; x++) {
+    const size_t at = ((size_t) y * w + x) * f->padded;
+    vu least = none;
+    /* the slot of (x, k = 0): slots past width - 1 are right pixels left of
+     * the image, which take nothing */
+    const size_t slot = (size_t) (w - 1 - x + dmin);
+    for (int k = 0; k < f->padded; k += LANES) {
+      vu a, b;
+      memcpy (&a, ws->partial[0] + at + k, sizeof (a));
+      memcpy (&b, ws->partial[1] + at + k, sizeof (b));
+      vu sum = a + b;
+      if (k + LANES >= f->padded)
+        sum = (sum & tail) | (none & ~tail);
+      memcpy (r.sums + k, &sum, sizeof (sum));
+      least = vminu (least, sum);
+      if (right && x >= dmin) {
+        vu old, index;
+        memcpy (&old, r.right_least + slot + k, sizeof (old));
+        memcpy (&index, r.right_index + slot + k, sizeof (index));
+        const vu less = (vu) (sum < old);
+        old = (sum & less) | (old & ~less);
+        index = ((lane + (uint16_t) k) & less) | (index & ~less);
+        memcpy (r.right_least + slot + k, &old, sizeof (old));
+        memcpy (r.right_index + slot + k, &index, sizeof (index));
+      }
+    }
+    if (x < dmin) {
+      /* no disparity of the range points inside the right image */
+      disp[(size_t) y * w + x] = SD_DISP_INVALID;
+      continue;
+    }
+    const uint16_t smallest = (uint16_t) hmin (least);
+    int best = 0;
+    while (r.sums[best] != smallest)
+      best++;
+    disp[(size_t) y * w + x] = sd_cpu_wta_value (p, r.sums, best);
+  }
+  for (int xr = 0; right && xr < w; xr++)
+    right_disp[(size_t) y * w + xr] = sd_right_candidates (p, w, xr) == 0 ?
+        SD_DISP_INVALID : (int16_t) (dmin + r.right_index[w - 1 - xr]);
 }
 
 void
-SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost, const uint8_t * guide,
-    uint16_t * sum, uint16_t * scratch, int width, int height)
+SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
+    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
+    void *workspace, int width, int height)
 {
+  Workspace ws;
+  carve (p, width, height, (void *) (((uintptr_t) workspace + 63) & ~63),
+      &ws);
   Frame f = {
-    .p = p,.cost = cost,.guide = guide,.sum = sum,.width = width,
-    .height = height,.D = p->num_disparities,
-    .padded = padded (p->num_disparities),
+    .p = p,.cost = cost,.guide = guide,.width = width,.height = height,
+    .D = p->num_disparities,.padded = padded (p->num_disparities),
+    .zeros = ws.zeros,
   };
   f.block = f.padded + 2;
   for (int i = 0; i < LANES; i++)
     f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
-  memset (sum, 0, sizeof (uint16_t) * (size_t) width * height * f.D);
-  for (int r = 0; r < p->paths; r++)
-    aggregate_direction (&f, directions[r], (int16_t *) scratch);
-}
+  for (int i = 0; i < f.block; i++)
+    ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
 
-void
-SD_FAST (sd_fast_wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
-    int width, int height)
-{
-  const size_t row = (size_t) width * p->num_disparities;
-  /* every pixel stands alone: the reference, a row at a time */
-#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
-  for (int y = 0; y < height; y++)
-    sd_cpu_wta (p, sum + y * row, disp + (size_t) y * width, width, 1);
-}
+  const int threads = sd_fast_threads (p);
+#pragma omp parallel for schedule(static, 1) num_threads (threads < 2 ? 1 : 2)
+  for (int s = 0; s < 2; s++) {
+    Path paths[MAX_SWEEP_PATHS];
+    if (sweep_paths (&f, &ws, s, paths) == 4)
+      sweep (&f, 4, paths, ws.partial[s]);
+    else
+      sweep (&f, 2, paths, ws.partial[s]);
+  }
 
-void
-SD_FAST (sd_fast_right_disparity) (const SdParams * p, const uint16_t * sum,
-    int16_t * right_disp, int width, int height)
-{
-  const size_t row = (size_t) width * p->num_disparities;
-#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
-  for (int y = 0; y < height; y++)
-    sd_cpu_right_disparity (p, sum + y * row, right_disp + (size_t) y * width,
-        width, 1);
+#pragma omp parallel for schedule(static) num_threads (threads)
+  for (int y = 0; y < height; y++) {
+    int thread = 0;
+#ifdef _OPENMP
+    thread = omp_get_thread_num ();
+#endif
+    read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, right_disp);
+  }
 }
 
 const SdSgmStages SD_FAST (sd_fast_stages) = {
   .isa = SD_FAST_NAME_OF_ISA,
-  .scratch_bytes = SD_FAST (sd_fast_sgm_scratch_bytes),
+  .workspace_bytes = SD_FAST (sd_fast_sgm_workspace_bytes),
   .cost_volume = SD_FAST (sd_fast_cost_volume),
-  .aggregate = SD_FAST (sd_fast_sgm),
-  .wta = SD_FAST (sd_fast_wta),
-  .right_disparity = SD_FAST (sd_fast_right_disparity),
+  .sgm = SD_FAST (sd_fast_sgm),
 };

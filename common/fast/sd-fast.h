@@ -1,13 +1,14 @@
 /* The fast CPU stages: the reference's arithmetic (common/cpu/), bit for
  * bit, spread over threads (OpenMP) and vectorized over disparities with
- * GCC/clang vector extensions.  The cpu backend runs these where they exist
- * and the reference stages elsewhere; the reference backend runs only the
- * reference (test-cpu-agreement holds them together).
+ * GCC/clang vector extensions (and an intrinsic where GCC misses one).  The
+ * cpu backend runs these; the reference backend runs only the reference
+ * (test-cpu-agreement holds them together).
  *
  * The same sources are built once per instruction set (portable, and on
- * x86-64 also AVX2): each build defines SD_FAST_ISA and fills one
- * SdSgmStages table; sd_fast_sgm_stages() picks the best the processor
- * runs, or the one SD_CPU_ISA names (the tests use it to run both). */
+ * x86-64 also SSE4.1, AVX2 and AVX-512; on ARM the portable build is the
+ * NEON one): each build defines SD_FAST_ISA and fills one SdSgmStages
+ * table; sd_fast_sgm_stages() picks the best the processor runs, or the one
+ * SD_CPU_ISA names (the tests use it to run each). */
 #ifndef SD_FAST_H
 #define SD_FAST_H
 
@@ -38,19 +39,17 @@ sd_fast_threads (const SdParams * params)
  * stages or fast ones. */
 typedef struct
 {
-  const char *isa;              /* "reference", "portable", "avx2" */
-  /* bytes of scratch aggregate needs */
-  size_t (*scratch_bytes) (const SdParams * p, int width);
+  const char *isa;              /* "reference", "portable", "avx2", ... */
+  /* bytes of workspace sgm needs */
+  size_t (*workspace_bytes) (const SdParams * p, int width, int height);
   void (*cost_volume) (const SdParams * p, const uint8_t * left,
       const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
       uint8_t * cost, int width, int height);
-  void (*aggregate) (const SdParams * p, const uint8_t * cost,
-      const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
-      int height);
-  void (*wta) (const SdParams * p, const uint16_t * sum, int16_t * disp,
-      int width, int height);
-  void (*right_disparity) (const SdParams * p, const uint16_t * sum,
-      int16_t * right_disp, int width, int height);
+  /* costs aggregated and read out: left disparities (sd_cpu_wta) and, when
+   * the left-right check is on, right ones (sd_cpu_right_disparity) */
+  void (*sgm) (const SdParams * p, const uint8_t * cost,
+      const uint8_t * guide, int16_t * disp, int16_t * right_disp,
+      void *workspace, int width, int height);
 } SdSgmStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -74,17 +73,12 @@ void sd_fast_median_disparity (const SdParams * params, const int16_t * src,
 void SD_FAST (sd_fast_cost_volume) (const SdParams * params,
     const uint8_t * left, const uint8_t * right, uint64_t * census_left,
     uint64_t * census_right, uint8_t * cost, int width, int height);
-size_t SD_FAST (sd_fast_sgm_scratch_bytes) (const SdParams * params,
-    int width);
-/* sd_cpu_sgm: the same sums, bit for bit. */
+size_t SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * params,
+    int width, int height);
+/* sd_cpu_sgm, sd_cpu_wta and sd_cpu_right_disparity: the same values. */
 void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
-    const uint8_t * guide, uint16_t * sum, uint16_t * scratch, int width,
-    int height);
-/* sd_cpu_wta and sd_cpu_right_disparity, threaded over rows. */
-void SD_FAST (sd_fast_wta) (const SdParams * params, const uint16_t * sum,
-    int16_t * disp, int width, int height);
-void SD_FAST (sd_fast_right_disparity) (const SdParams * params,
-    const uint16_t * sum, int16_t * right_disp, int width, int height);
+    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
+    void *workspace, int width, int height);
 #endif
 
 #endif

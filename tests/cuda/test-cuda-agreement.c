@@ -7,6 +7,9 @@
  * usage: test-*-agreement [DATA_DIR] [--backend cuda|cpu] [--quick]
  *          [--part I/N]
  *   --backend the backend under test (default cuda)
+ *
+ * With --backend cpu, SD_CPU_ISA picks the instruction set's build under
+ * test; the test skips where this processor does not run that build.
  *   --quick   small inputs only (for compute-sanitizer)
  *   --part    runs every N-th case starting at I (parallel runs)
  * Without a CUDA device it checks that the CUDA backend refuses with a
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "sd-cuda.h"
+#include "fast/sd-fast.h"
 #include "sd-engine.h"
 #include "sd-eval.h"
 #include "sd-synth.h"
@@ -469,6 +473,16 @@ main (int argc, char **argv)
     sd_engine_free (any);
     printf ("no CUDA device (%s): skipped\n", err.message);
     return sd_test_failures ? 1 : SD_TEST_SKIP;
+  }
+  if (!strcmp (under_test, "cpu")) {
+    const char *isa = sd_fast_sgm_stages ()->isa;
+    const char *wanted = getenv ("SD_CPU_ISA");
+    if (wanted && strcmp (wanted, isa)) {
+      printf ("this processor does not run the %s build: skipped\n", wanted);
+      sd_engine_free (gpu);
+      return SD_TEST_SKIP;
+    }
+    printf ("cpu backend: the %s build\n", isa);
   }
   SdEngine *cpu = sd_engine_new ("reference", 0, &p, &err);
 
