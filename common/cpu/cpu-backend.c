@@ -105,12 +105,27 @@ reference_sgm (const SdParams * p, const uint8_t * cost,
     sd_cpu_right_disparity (p, sum, right_disp, width, height);
 }
 
-static const SdSgmStages reference_stages = {
+static void
+reference_median_disparity (const SdParams * p, const int16_t * src,
+    int16_t * dst, int width, int height)
+{
+  (void) p;
+  sd_cpu_median_disparity (src, dst, width, height);
+}
+
+static const SdCpuStages reference_stages = {
   .isa = "reference",
   .workspace_bytes = reference_sgm_workspace_bytes,
   .cost_volume = sd_cpu_cost_volume,
   .sgm = reference_sgm,
+  .median_disparity = reference_median_disparity,
 };
+
+static const SdCpuStages *
+stages (const SdCpuState * s)
+{
+  return s->fast ? sd_fast_pick_stages () : &reference_stages;
+}
 
 /* SGM: costs aggregated along paths, read out by winner takes all. */
 static bool
@@ -122,7 +137,7 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
   uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
   uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
   uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
-  const SdSgmStages *st = s->fast ? sd_fast_sgm_stages () : &reference_stages;
+  const SdCpuStages *st = stages (s);
   void *workspace = reserve (s, SGM_WORKSPACE, st->workspace_bytes (p, w, h));
   if (!census_left || !census_right || !cost || !workspace)
     return false;
@@ -230,10 +245,7 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
         h);
   if (p->median) {
-    if (s->fast)
-      sd_fast_median_disparity (p, disp, disp_tmp, w, h);
-    else
-      sd_cpu_median_disparity (disp, disp_tmp, w, h);
+    stages (s)->median_disparity (p, disp, disp_tmp, w, h);
     int16_t *t = disp;
     disp = disp_tmp;
     disp_tmp = t;

@@ -106,34 +106,28 @@ sd_cpu_lr_check (const SdParams * p, int16_t * disp,
   }
 }
 
-void
-sd_cpu_median_disparity_row (const int16_t * src, int16_t * dst, int width,
-    int height, int y)
+int16_t
+sd_cpu_median_at (const int16_t * src, int width, int height, int x, int y)
 {
-  for (int x = 0; x < width; x++) {
-    const size_t pix = (size_t) y * width + x;
-    if (src[pix] == SD_DISP_INVALID) {
-      dst[pix] = SD_DISP_INVALID;
-      continue;
+  if (src[(size_t) y * width + x] == SD_DISP_INVALID)
+    return SD_DISP_INVALID;
+  /* the valid neighbours, insertion-sorted as they come */
+  int16_t values[9];
+  int n = 0;
+  for (int yy = y - 1; yy <= y + 1; yy++) {
+    for (int xx = x - 1; xx <= x + 1; xx++) {
+      if (yy < 0 || yy >= height || xx < 0 || xx >= width)
+        continue;
+      const int16_t v = src[(size_t) yy * width + xx];
+      if (v == SD_DISP_INVALID)
+        continue;
+      int i = n++;
+      for (; i > 0 && values[i - 1] > v; i--)
+        values[i] = values[i - 1];
+      values[i] = v;
     }
-    /* the valid neighbours, insertion-sorted as they come */
-    int16_t values[9];
-    int n = 0;
-    for (int yy = y - 1; yy <= y + 1; yy++) {
-      for (int xx = x - 1; xx <= x + 1; xx++) {
-        if (yy < 0 || yy >= height || xx < 0 || xx >= width)
-          continue;
-        const int16_t v = src[(size_t) yy * width + xx];
-        if (v == SD_DISP_INVALID)
-          continue;
-        int i = n++;
-        for (; i > 0 && values[i - 1] > v; i--)
-          values[i] = values[i - 1];
-        values[i] = v;
-      }
-    }
-    dst[pix] = values[(n - 1) / 2];
   }
+  return values[(n - 1) / 2];
 }
 
 void
@@ -141,7 +135,9 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     int height)
 {
   for (int y = 0; y < height; y++)
-    sd_cpu_median_disparity_row (src, dst, width, height, y);
+    for (int x = 0; x < width; x++)
+      dst[(size_t) y * width + x] = sd_cpu_median_at (src, width, height, x,
+          y);
 }
 
 void

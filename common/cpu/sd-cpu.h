@@ -90,12 +90,11 @@ void sd_cpu_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
 /* 3x3 median over the valid values around each valid pixel (lower median
  * for an even count); invalid pixels stay invalid. */
-/* The same for row y alone (rows are independent: the fast backend runs
- * them on threads). */
-void sd_cpu_median_disparity_row (const int16_t * src, int16_t * dst,
-    int width, int height, int y);
 void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     int height);
+/* The same at pixel (x, y) alone (the fast backend's borders). */
+int16_t sd_cpu_median_at (const int16_t * src, int width, int height, int x,
+    int y);
 /* Fills each run of invalid pixels in a row with the smaller (background)
  * of the two valid values that bound it, or the one bound that exists. */
 void sd_cpu_fill_holes (int16_t * disp, int width, int height);

@@ -3,7 +3,9 @@
  * image read without clamping. */
 #include "sd-fast.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The census signature of (x, y), bits in the reference's order; clamp is
  * false only where the whole window lies inside the image. */
@@ -38,6 +40,43 @@ census_at (const uint8_t * img, int width, int height, int x, int y,
   return bits;
 }
 
+/* Eight pixels' signatures at once, bits in census_at's order: a window
+ * position's comparison for the eight is one byte compare, sign-extended to
+ * 0 or -1 in each 64-bit lane and shifted in by bits * 2 - mask.  Only for
+ * pixels whose window lies inside the image. */
+typedef uint8_t v8b __attribute__((vector_size (8)));
+typedef int8_t v8sb __attribute__((vector_size (8)));
+typedef uint64_t v8q __attribute__((vector_size (64)));
+typedef int64_t v8sq __attribute__((vector_size (64)));
+
+static inline v8b
+load8 (const uint8_t * p)
+{
+  v8b v;
+  memcpy (&v, p, sizeof (v));
+  return v;
+}
+
+static inline void
+census8 (int width, const uint8_t * at, int rx, int ry,
+    bool symmetric, uint64_t * out)
+{
+  const v8b centre = load8 (at);
+  v8q bits = { };
+  for (int dy = -ry; dy <= ry; dy++) {
+    for (int dx = -rx; dx <= rx; dx++) {
+      if (symmetric ? (dy > 0 || (dy == 0 && dx >= 0)) : (dx == 0 && dy == 0))
+        continue;
+      const v8b a = load8 (at + (ptrdiff_t) dy * width + dx);
+      const v8b b = symmetric ? load8 (at - (ptrdiff_t) dy * width - dx) :
+          centre;
+      const v8sb less = (v8sb) (a < b);
+      bits = (bits << 1) - (v8q) __builtin_convertvector (less, v8sq);
+    }
+  }
+  memcpy (out, &bits, sizeof (bits));
+}
+
 static void
 census (const uint8_t * img, uint64_t * signature, int width, int height,
     SdCensusWindow window, int threads)
@@ -49,14 +88,23 @@ census (const uint8_t * img, uint64_t * signature, int width, int height,
   for (int y = 0; y < height; y++) {
     const bool inner_row = y >= ry && y < height - ry;
     uint64_t *out = signature + (size_t) y * width;
-    for (int x = 0; x < width; x++) {
-      if (inner_row && x >= rx && x < width - rx)
-        out[x] = symmetric ?
-            census_at (img, width, height, x, y, rx, ry, true, false) :
-            census_at (img, width, height, x, y, rx, ry, false, false);
-      else
+    const uint8_t *row = img + (size_t) y * width;
+    for (int x = 0; x < width;) {
+      if (inner_row && x >= rx && x + 8 <= width - rx) {
+        if (symmetric)
+          census8 (width, row + x, rx, ry, true, out + x);
+        else
+          census8 (width, row + x, rx, ry, false, out + x);
+        x += 8;
+      } else if (inner_row && x >= rx && x < width - rx) {
+        out[x] = census_at (img, width, height, x, y, rx, ry, symmetric,
+            false);
+        x++;
+      } else {
         out[x] = census_at (img, width, height, x, y, rx, ry, symmetric,
             true);
+        x++;
+      }
     }
   }
 }

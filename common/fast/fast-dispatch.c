@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const SdSgmStages sd_fast_stages_portable;
+extern const SdCpuStages sd_fast_stages_portable;
 #ifdef SD_FAST_HAVE_SSE41
-extern const SdSgmStages sd_fast_stages_sse41;
-extern const SdSgmStages sd_fast_stages_avx2;
-extern const SdSgmStages sd_fast_stages_avx512;
+extern const SdCpuStages sd_fast_stages_sse41;
+extern const SdCpuStages sd_fast_stages_avx2;
+extern const SdCpuStages sd_fast_stages_avx512;
 #endif
 
 /* Whether this processor has what the build of that name uses (every x86
@@ -31,18 +31,18 @@ runs (const char *isa)
   return !strcmp (isa, "portable");
 }
 
-const SdSgmStages *
-sd_fast_sgm_stages (void)
+const SdCpuStages *
+sd_fast_pick_stages (void)
 {
   /* worst first */
-  static const SdSgmStages *const builds[] = {
+  static const SdCpuStages *const builds[] = {
     &sd_fast_stages_portable,
 #ifdef SD_FAST_HAVE_SSE41
     &sd_fast_stages_sse41, &sd_fast_stages_avx2, &sd_fast_stages_avx512,
 #endif
   };
   const char *forced = getenv ("SD_CPU_ISA");
-  const SdSgmStages *best = builds[0];
+  const SdCpuStages *best = builds[0];
   for (size_t i = 0; i < sizeof (builds) / sizeof (builds[0]); i++) {
     if (!runs (builds[i]->isa))
       continue;

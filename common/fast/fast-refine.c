@@ -1,5 +1,4 @@
-/* The reference's refinement stages that SGM and BP share
- * (common/cpu/refine.c), rows over threads. */
+/* The left-right check (common/cpu/refine.c), rows over threads. */
 #include "sd-fast.h"
 
 void
@@ -13,11 +12,3 @@ sd_fast_lr_check (const SdParams * p, int16_t * disp,
         right_disp + (size_t) y * width, width, 1);
 }
 
-void
-sd_fast_median_disparity (const SdParams * p, const int16_t * src,
-    int16_t * dst, int width, int height)
-{
-#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
-  for (int y = 0; y < height; y++)
-    sd_cpu_median_disparity_row (src, dst, width, height, y);
-}

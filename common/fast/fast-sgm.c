@@ -27,49 +27,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <immintrin.h>
-#elif defined(__ARM_NEON)
-#include <arm_neon.h>
-#endif
+#include "fast-vector.h"
 
-/* GCC warns that vectors passed by value change the ABI without AVX:
- * every function that does so here is static and inlined */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
-#define SD_FAST_STR2(x) #x
-#define SD_FAST_STR(x) SD_FAST_STR2 (x)
-#define SD_FAST_NAME_OF_ISA SD_FAST_STR (SD_FAST_ISA)
-
-/* A vector as wide as the build's registers: the paths' int16 lanes. */
-#if defined(__AVX512BW__)
-#define LANES 32
-#elif defined(__AVX2__)
-#define LANES 16
-#else
-#define LANES 8
-#endif
 #define SENTINEL 0x4000
-
-typedef int16_t vs __attribute__((vector_size (LANES * 2)));
-typedef uint16_t vu __attribute__((vector_size (LANES * 2)));
-typedef uint8_t vb __attribute__((vector_size (LANES)));
-
-static inline vs
-load (const int16_t * p)
-{
-  vs v;
-  memcpy (&v, p, sizeof (v));
-  return v;
-}
-
-static inline void
-store (int16_t * p, vs v)
-{
-  memcpy (p, &v, sizeof (v));
-}
 
 static inline vs
 load_cost (const uint8_t * c)
@@ -77,49 +37,6 @@ load_cost (const uint8_t * c)
   vb b;
   memcpy (&b, c, sizeof (b));
   return __builtin_convertvector (b, vs);
-}
-
-/* Lane-wise minimum: the instruction where there is one (GCC does not find
- * it in the generic form, which costs a compare and three logic ops). */
-static inline vs
-vmin (vs a, vs b)
-{
-#if defined(__AVX512BW__)
-  return (vs) _mm512_min_epi16 ((__m512i) a, (__m512i) b);
-#elif defined(__AVX2__)
-  return (vs) _mm256_min_epi16 ((__m256i) a, (__m256i) b);
-#elif defined(__SSE2__)
-  return (vs) _mm_min_epi16 ((__m128i) a, (__m128i) b);
-#elif defined(__ARM_NEON)
-  return vminq_s16 (a, b);
-#else
-  const vs a_less = (vs) (a < b);
-  return (a & a_less) | (b & ~a_less);
-#endif
-}
-
-static inline vs
-splat (int v)
-{
-  return (vs) { } + (int16_t) v;
-}
-
-/* Lane-wise unsigned minimum (the sums are uint16). */
-static inline vu
-vminu (vu a, vu b)
-{
-#if defined(__AVX512BW__)
-  return (vu) _mm512_min_epu16 ((__m512i) a, (__m512i) b);
-#elif defined(__AVX2__)
-  return (vu) _mm256_min_epu16 ((__m256i) a, (__m256i) b);
-#elif defined(__SSE4_1__)
-  return (vu) _mm_min_epu16 ((__m128i) a, (__m128i) b);
-#elif defined(__ARM_NEON)
-  return vminq_u16 (a, b);
-#else
-  const vu a_less = (vu) (a < b);
-  return (a & a_less) | (b & ~a_less);
-#endif
 }
 
 /* The smallest lane, unsigned, by halving down to 8 lanes and then, where
@@ -504,9 +421,10 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
   }
 }
 
-const SdSgmStages SD_FAST (sd_fast_stages) = {
+const SdCpuStages SD_FAST (sd_fast_stages) = {
   .isa = SD_FAST_NAME_OF_ISA,
   .workspace_bytes = SD_FAST (sd_fast_sgm_workspace_bytes),
   .cost_volume = SD_FAST (sd_fast_cost_volume),
   .sgm = SD_FAST (sd_fast_sgm),
+  .median_disparity = SD_FAST (sd_fast_median_disparity),
 };

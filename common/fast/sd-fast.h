@@ -6,8 +6,8 @@
  *
  * The same sources are built once per instruction set (portable, and on
  * x86-64 also SSE4.1, AVX2 and AVX-512; on ARM the portable build is the
- * NEON one): each build defines SD_FAST_ISA and fills one SdSgmStages
- * table; sd_fast_sgm_stages() picks the best the processor runs, or the one
+ * NEON one): each build defines SD_FAST_ISA and fills one SdCpuStages
+ * table; sd_fast_pick_stages() picks the best the processor runs, or the one
  * SD_CPU_ISA names (the tests use it to run each). */
 #ifndef SD_FAST_H
 #define SD_FAST_H
@@ -35,8 +35,8 @@ sd_fast_threads (const SdParams * params)
  * whole vectors of costs. */
 #define SD_FAST_COST_PADDING 32
 
-/* SGM from the prefiltered images to the disparities: the reference's
- * stages or fast ones. */
+/* The CPU stages that have fast versions: the reference's or one
+ * instruction set's. */
 typedef struct
 {
   const char *isa;              /* "reference", "portable", "avx2", ... */
@@ -50,17 +50,18 @@ typedef struct
   void (*sgm) (const SdParams * p, const uint8_t * cost,
       const uint8_t * guide, int16_t * disp, int16_t * right_disp,
       void *workspace, int width, int height);
-} SdSgmStages;
+  /* sd_cpu_median_disparity */
+  void (*median_disparity) (const SdParams * p, const int16_t * src,
+      int16_t * dst, int width, int height);
+} SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
-const SdSgmStages *sd_fast_sgm_stages (void);
+const SdCpuStages *sd_fast_pick_stages (void);
 
-/* fast-refine.c (one build for every processor): sd_cpu_lr_check and
- * sd_cpu_median_disparity, the same values over threads. */
+/* fast-refine.c (one build for every processor): sd_cpu_lr_check, the
+ * same values over threads. */
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
-void sd_fast_median_disparity (const SdParams * params, const int16_t * src,
-    int16_t * dst, int width, int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA
@@ -79,6 +80,8 @@ size_t SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * params,
 void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
     const uint8_t * guide, int16_t * disp, int16_t * right_disp,
     void *workspace, int width, int height);
+void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
+    const int16_t * src, int16_t * dst, int width, int height);
 #endif
 
 #endif

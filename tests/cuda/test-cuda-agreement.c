@@ -475,7 +475,7 @@ main (int argc, char **argv)
     return sd_test_failures ? 1 : SD_TEST_SKIP;
   }
   if (!strcmp (under_test, "cpu")) {
-    const char *isa = sd_fast_sgm_stages ()->isa;
+    const char *isa = sd_fast_pick_stages ()->isa;
     const char *wanted = getenv ("SD_CPU_ISA");
     if (wanted && strcmp (wanted, isa)) {
       printf ("this processor does not run the %s build: skipped\n", wanted);

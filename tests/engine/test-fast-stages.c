@@ -1,0 +1,109 @@
+/* The fast CPU stages of one instruction-set build (SD_CPU_ISA, or the best
+ * this processor runs) against the reference's, stage by stage, bit for
+ * bit, on random inputs of edge sizes: the census and cost volume, and the
+ * disparity median with every share of invalid pixels.  test-cpu-agreement
+ * holds the whole pipeline; this one names the stage that differs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/sd-cpu.h"
+#include "fast/sd-fast.h"
+#include "sd-test.h"
+
+static const int sizes[][2] = { {1, 1}, {2, 3}, {3, 3}, {9, 7}, {17, 9},
+{40, 7}, {97, 61}, {33, 1}, {1, 33}, {130, 12}
+};
+
+#define N_SIZES (sizeof (sizes) / sizeof (sizes[0]))
+
+static void
+test_cost_volume (const SdCpuStages * st)
+{
+  static const SdCensusWindow windows[] = { SD_CENSUS_9X7, SD_CENSUS_5X5,
+    SD_CENSUS_CS9X7
+  };
+  for (size_t s = 0; s < N_SIZES; s++) {
+    const int w = sizes[s][0], h = sizes[s][1];
+    const size_t n = (size_t) w * h;
+    uint8_t *left = malloc (n), *right = malloc (n);
+    for (size_t i = 0; i < n; i++) {
+      /* few grey levels: many equal neighbours, where < and <= differ */
+      left[i] = (uint8_t) (rand () % 7 * 40);
+      right[i] = (uint8_t) (rand () % 7 * 40);
+    }
+    for (int c = 0; c < 4; c++) {
+      SdParams p;
+      sd_params_init (&p);
+      p.num_disparities = 16 + c;
+      p.min_disparity = c;
+      p.cost = c == 3 ? SD_COST_AD : SD_COST_CENSUS;
+      p.census_window = windows[c % 3];
+      const size_t bytes = n * p.num_disparities;
+      uint64_t *cl[2], *cr[2];
+      uint8_t *cost[2];
+      for (int k = 0; k < 2; k++) {
+        cl[k] = malloc (n * sizeof (uint64_t));
+        cr[k] = malloc (n * sizeof (uint64_t));
+        cost[k] = malloc (bytes + SD_FAST_COST_PADDING);
+      }
+      sd_cpu_cost_volume (&p, left, right, cl[0], cr[0], cost[0], w, h);
+      st->cost_volume (&p, left, right, cl[1], cr[1], cost[1], w, h);
+      if (p.cost == SD_COST_CENSUS)
+        SD_CHECK (!memcmp (cl[0], cl[1], n * sizeof (uint64_t))
+            && !memcmp (cr[0], cr[1], n * sizeof (uint64_t)),
+            "census %d of %dx%d differs", (int) p.census_window, w, h);
+      SD_CHECK (!memcmp (cost[0], cost[1], bytes),
+          "cost volume %d of %dx%d D%d differs", c, w, h, p.num_disparities);
+      for (int k = 0; k < 2; k++) {
+        free (cl[k]);
+        free (cr[k]);
+        free (cost[k]);
+      }
+    }
+    free (left);
+    free (right);
+  }
+}
+
+static void
+test_median_disparity (const SdCpuStages * st)
+{
+  SdParams p;
+  sd_params_init (&p);
+  static const int invalid_percent[] = { 0, 10, 50, 90, 100 };
+  for (size_t s = 0; s < N_SIZES; s++) {
+    const int w = sizes[s][0], h = sizes[s][1];
+    const size_t n = (size_t) w * h;
+    int16_t *src = malloc (n * 2), *want = malloc (n * 2), *got =
+        malloc (n * 2);
+    for (size_t i = 0; i < 5; i++) {
+      for (size_t j = 0; j < n; j++)
+        src[j] = rand () % 100 < invalid_percent[i] ? SD_DISP_INVALID :
+            (int16_t) (rand () % 4096);
+      sd_cpu_median_disparity (src, want, w, h);
+      st->median_disparity (&p, src, got, w, h);
+      SD_CHECK (!memcmp (want, got, n * 2), "median of %dx%d, %d %% invalid",
+          w, h, invalid_percent[i]);
+    }
+    free (src);
+    free (want);
+    free (got);
+  }
+}
+
+int
+main (void)
+{
+  const SdCpuStages *st = sd_fast_pick_stages ();
+  const char *wanted = getenv ("SD_CPU_ISA");
+  if (wanted && strcmp (wanted, st->isa)) {
+    printf ("this processor does not run the %s build: skipped\n", wanted);
+    return SD_TEST_SKIP;
+  }
+  printf ("the %s build\n", st->isa);
+  srand (14);
+  test_cost_volume (st);
+  test_median_disparity (st);
+  return sd_test_exit ("test-fast-stages");
+}
