@@ -113,12 +113,22 @@ reference_median_disparity (const SdParams * p, const int16_t * src,
   sd_cpu_median_disparity (src, dst, width, height);
 }
 
+static void
+reference_census (const SdParams * p, const uint8_t * img,
+    uint64_t * signature, int width, int height)
+{
+  sd_cpu_census (img, signature, width, height, p->census_window);
+}
+
 static const SdCpuStages reference_stages = {
   .isa = "reference",
+  .census = reference_census,
   .workspace_bytes = reference_sgm_workspace_bytes,
   .cost_volume = sd_cpu_cost_volume,
   .sgm = reference_sgm,
   .median_disparity = reference_median_disparity,
+  .hbp_workspace_bytes = sd_cpu_hbp_workspace_bytes,
+  .hbp = sd_cpu_hbp,
 };
 
 static const SdCpuStages *
@@ -156,7 +166,6 @@ typedef struct
       void *workspace, int width, int height);
 } BpMethod;
 
-static const BpMethod hbp = { sd_cpu_hbp_workspace_bytes, sd_cpu_hbp };
 static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
   sd_cpu_tiled_bp
 };
@@ -183,8 +192,8 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
     census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
     if (!census_left || !census_right)
       return false;
-    sd_cpu_census (pre_left, census_left, w, h, p->census_window);
-    sd_cpu_census (pre_right, census_right, w, h, p->census_window);
+    stages (s)->census (p, pre_left, census_left, w, h);
+    stages (s)->census (p, pre_right, census_right, w, h);
   } else {
     /* only the ad cost reads the (smoothed) images */
     sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
@@ -227,8 +236,9 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
             w, h);
         break;
       case SD_ALGORITHM_HBP:
-        ok = run_bp (s, &hbp, p, pre_left, pre_right, disp, right_disp, w,
-            h);
+        ok = run_bp (s, &(const BpMethod) {
+            stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
+            pre_right, disp, right_disp, w, h);
         break;
       case SD_ALGORITHM_TILED_BP:
         ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, right_disp,

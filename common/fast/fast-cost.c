@@ -77,14 +77,15 @@ census8 (int width, const uint8_t * at, int rx, int ry,
   memcpy (out, &bits, sizeof (bits));
 }
 
-static void
-census (const uint8_t * img, uint64_t * signature, int width, int height,
-    SdCensusWindow window, int threads)
+void
+SD_FAST (sd_fast_census) (const SdParams * p, const uint8_t * img,
+    uint64_t * signature, int width, int height)
 {
+  const SdCensusWindow window = p->census_window;
   const int rx = window == SD_CENSUS_5X5 ? 2 : 4;
   const int ry = window == SD_CENSUS_5X5 ? 2 : 3;
   const bool symmetric = window == SD_CENSUS_CS9X7;
-#pragma omp parallel for schedule(static) num_threads (threads)
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const bool inner_row = y >= ry && y < height - ry;
     uint64_t *out = signature + (size_t) y * width;
@@ -117,10 +118,8 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
   const int D = p->num_disparities, dmin = p->min_disparity;
   const bool is_census = p->cost == SD_COST_CENSUS;
   if (is_census) {
-    census (left, census_left, width, height, p->census_window,
-        sd_fast_threads (p));
-    census (right, census_right, width, height, p->census_window,
-        sd_fast_threads (p));
+    SD_FAST (sd_fast_census) (p, left, census_left, width, height);
+    SD_FAST (sd_fast_census) (p, right, census_right, width, height);
   }
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {

@@ -424,7 +424,10 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
 const SdCpuStages SD_FAST (sd_fast_stages) = {
   .isa = SD_FAST_NAME_OF_ISA,
   .workspace_bytes = SD_FAST (sd_fast_sgm_workspace_bytes),
+  .census = SD_FAST (sd_fast_census),
   .cost_volume = SD_FAST (sd_fast_cost_volume),
   .sgm = SD_FAST (sd_fast_sgm),
   .median_disparity = SD_FAST (sd_fast_median_disparity),
+  .hbp_workspace_bytes = SD_FAST (sd_fast_hbp_workspace_bytes),
+  .hbp = SD_FAST (sd_fast_hbp),
 };

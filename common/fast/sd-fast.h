@@ -42,6 +42,9 @@ typedef struct
   const char *isa;              /* "reference", "portable", "avx2", ... */
   /* bytes of workspace sgm needs */
   size_t (*workspace_bytes) (const SdParams * p, int width, int height);
+  /* sd_cpu_census with the window of p */
+  void (*census) (const SdParams * p, const uint8_t * img,
+      uint64_t * signature, int width, int height);
   void (*cost_volume) (const SdParams * p, const uint8_t * left,
       const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
       uint8_t * cost, int width, int height);
@@ -53,6 +56,10 @@ typedef struct
   /* sd_cpu_median_disparity */
   void (*median_disparity) (const SdParams * p, const int16_t * src,
       int16_t * dst, int width, int height);
+  /* sd_cpu_hbp and its workspace */
+  size_t (*hbp_workspace_bytes) (const SdParams * p, int width, int height);
+  void (*hbp) (const SdParams * p, const float *data, float *belief,
+      void *workspace, int width, int height);
 } SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -69,8 +76,10 @@ void sd_fast_lr_check (const SdParams * params, int16_t * disp,
 #define SD_FAST_JOIN(a, b) SD_FAST_JOIN2 (a, b)
 #define SD_FAST(name) SD_FAST_JOIN (name, SD_FAST_ISA)
 
-/* sd_cpu_cost_volume, threaded, with a fast census for the pixels whose
- * window lies inside the image. */
+/* sd_cpu_census and sd_cpu_cost_volume, threaded, with a fast census for
+ * the pixels whose window lies inside the image. */
+void SD_FAST (sd_fast_census) (const SdParams * params, const uint8_t * img,
+    uint64_t * signature, int width, int height);
 void SD_FAST (sd_fast_cost_volume) (const SdParams * params,
     const uint8_t * left, const uint8_t * right, uint64_t * census_left,
     uint64_t * census_right, uint8_t * cost, int width, int height);
@@ -82,6 +91,10 @@ void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
     void *workspace, int width, int height);
 void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
     const int16_t * src, int16_t * dst, int width, int height);
+size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
+    int width, int height);
+void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,
+    float *belief, void *workspace, int width, int height);
 #endif
 
 #endif

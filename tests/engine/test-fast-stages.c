@@ -1,7 +1,8 @@
 /* The fast CPU stages of one instruction-set build (SD_CPU_ISA, or the best
  * this processor runs) against the reference's, stage by stage, bit for
- * bit, on random inputs of edge sizes: the census and cost volume, and the
- * disparity median with every share of invalid pixels.  test-cpu-agreement
+ * bit, on random inputs of edge sizes: the census and cost volume, the
+ * disparity median with every share of invalid pixels, and hierarchical
+ * BP's beliefs.  test-cpu-agreement
  * holds the whole pipeline; this one names the stage that differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,46 @@ test_median_disparity (const SdCpuStages * st)
   }
 }
 
+static void
+test_hbp (const SdCpuStages * st)
+{
+  static const int cases[][4] = {
+    /* num-disparities, levels (0 = from the size), iterations,
+     * disc-trunc */
+    {16, 0, 7, 0}, {1, 2, 3, 0}, {2, 1, 1, 1}, {33, 4, 4, 3}, {64, 8, 2, 0},
+  };
+  for (size_t s = 0; s < N_SIZES; s++) {
+    const int w = sizes[s][0], h = sizes[s][1];
+    const size_t n = (size_t) w * h;
+    for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); c++) {
+      SdParams p;
+      sd_params_init (&p);
+      p.algorithm = SD_ALGORITHM_HBP;
+      p.num_disparities = cases[c][0];
+      p.levels = cases[c][1];
+      p.iterations = cases[c][2];
+      p.disc_trunc = (float) cases[c][3];
+      const size_t values = n * p.num_disparities;
+      float *data = malloc (values * sizeof (float));
+      float *want = malloc (values * sizeof (float));
+      float *got = malloc (values * sizeof (float));
+      for (size_t i = 0; i < values; i++)
+        data[i] = p.data_weight * (float) (rand () % 40);
+      void *ws_ref = malloc (sd_cpu_hbp_workspace_bytes (&p, w, h));
+      void *ws_fast = malloc (st->hbp_workspace_bytes (&p, w, h));
+      sd_cpu_hbp (&p, data, want, ws_ref, w, h);
+      st->hbp (&p, data, got, ws_fast, w, h);
+      SD_CHECK (!memcmp (want, got, values * sizeof (float)),
+          "hbp beliefs of %dx%d, case %d", w, h, (int) c);
+      free (data);
+      free (want);
+      free (got);
+      free (ws_ref);
+      free (ws_fast);
+    }
+  }
+}
+
 int
 main (void)
 {
@@ -105,5 +146,6 @@ main (void)
   srand (14);
   test_cost_volume (st);
   test_median_disparity (st);
+  test_hbp (st);
   return sd_test_exit ("test-fast-stages");
 }
