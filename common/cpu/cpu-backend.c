@@ -170,6 +170,17 @@ static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
   sd_cpu_tiled_bp
 };
 
+/* The left disparities from the beliefs and, for the left-right check,
+ * the right ones. */
+static void
+reference_bp_disparities (const SdParams * p, const float *belief,
+    int16_t * disp, int16_t * right_disp, int width, int height)
+{
+  sd_cpu_bp_disparity (p, belief, disp, width, height);
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    sd_cpu_bp_right_disparity (p, belief, right_disp, width, height);
+}
+
 /* Belief propagation: data costs on the (smoothed) images, beliefs read
  * out; the methods differ only in how messages pass. */
 static bool
@@ -199,12 +210,11 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
     sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
     sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
   }
-  sd_cpu_bp_data_cost (p, left, right, census_left, census_right, data, w,
-      h);
+  (s->fast ? sd_fast_bp_data_cost : sd_cpu_bp_data_cost) (p, left, right,
+      census_left, census_right, data, w, h);
   method->solve (p, data, belief, ws, w, h);
-  sd_cpu_bp_disparity (p, belief, disp, w, h);
-  if (p->lr_check != SD_LR_CHECK_OFF)
-    sd_cpu_bp_right_disparity (p, belief, right_disp, w, h);
+  (s->fast ? sd_fast_bp_disparities : reference_bp_disparities) (p, belief,
+      disp, right_disp, w, h);
   return true;
 }
 

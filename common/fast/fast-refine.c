@@ -1,4 +1,6 @@
-/* The left-right check (common/cpu/refine.c), rows over threads. */
+/* Reference stages whose rows are independent (common/cpu/refine.c,
+ * common/cpu/bp.c), rows over threads: each row is the reference run on a
+ * one-row image, so the values are the reference's. */
 #include "sd-fast.h"
 
 void
@@ -12,3 +14,34 @@ sd_fast_lr_check (const SdParams * p, int16_t * disp,
         right_disp + (size_t) y * width, width, 1);
 }
 
+void
+sd_fast_bp_data_cost (const SdParams * p, const float *left,
+    const float *right, const uint64_t * census_left,
+    const uint64_t * census_right, float *cost, int width, int height)
+{
+  /* a pixel's costs read its own row of the right view */
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+  for (int y = 0; y < height; y++) {
+    const size_t row = (size_t) y * width;
+    sd_cpu_bp_data_cost (p, left + row, right + row,
+        census_left ? census_left + row : NULL,
+        census_right ? census_right + row : NULL,
+        cost + row * p->num_disparities, width, 1);
+  }
+}
+
+void
+sd_fast_bp_disparities (const SdParams * p, const float *belief,
+    int16_t * disp, int16_t * right_disp, int width, int height)
+{
+  const bool right = p->lr_check != SD_LR_CHECK_OFF;
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+  for (int y = 0; y < height; y++) {
+    const size_t row = (size_t) y * width;
+    sd_cpu_bp_disparity (p, belief + row * p->num_disparities, disp + row,
+        width, 1);
+    if (right)
+      sd_cpu_bp_right_disparity (p, belief + row * p->num_disparities,
+          right_disp + row, width, 1);
+  }
+}

@@ -65,10 +65,16 @@ typedef struct
 /* The fast stages this processor runs best (see above). */
 const SdCpuStages *sd_fast_pick_stages (void);
 
-/* fast-refine.c (one build for every processor): sd_cpu_lr_check, the
- * same values over threads. */
+/* fast-refine.c (one build for every processor): sd_cpu_lr_check,
+ * sd_cpu_bp_data_cost and sd_cpu_bp_disparity with (when the left-right
+ * check is on) sd_cpu_bp_right_disparity, the same values over threads. */
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
+void sd_fast_bp_data_cost (const SdParams * params, const float *left,
+    const float *right, const uint64_t * census_left,
+    const uint64_t * census_right, float *cost, int width, int height);
+void sd_fast_bp_disparities (const SdParams * params, const float *belief,
+    int16_t * disp, int16_t * right_disp, int width, int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA

@@ -394,11 +394,11 @@ device_entry (SdEngine * cpu)
 #endif
 
 /* Every shared set with three SGM settings and, where the backend under
- * test holds BP to the reference bit for bit (the cpu backend), hbp with
- * its defaults. */
+ * test holds BP to the reference bit for bit (the cpu backend), hbp and
+ * tiled-bp with their defaults. */
 static void
 middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu,
-    bool with_hbp)
+    bool with_bp)
 {
   static const char *sets[] = { "mb2001_barn1", "mb2001_barn2",
     "mb2001_bull", "mb2001_map", "mb2001_poster", "mb2001_sawtooth",
@@ -408,7 +408,7 @@ middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu,
   int found = 0;
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {
     char msg[256];
-    for (int variant = 0; variant < (with_hbp ? 4 : 3); variant++) {
+    for (int variant = 0; variant < (with_bp ? 5 : 3); variant++) {
       if (!my_case ())
         continue;
       SdStereoSet set;
@@ -434,6 +434,8 @@ middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu,
         p.lr_check = 2;
       } else if (variant == 3) {
         p.algorithm = SD_ALGORITHM_HBP;
+      } else if (variant == 4) {
+        p.algorithm = SD_ALGORITHM_TILED_BP;
       }
       compare_on (set.name, &set.left->plane, &set.right->plane, &p, cpu,
           gpu);
