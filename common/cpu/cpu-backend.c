@@ -238,8 +238,9 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   if (ok) {
     sd_plane_to_luma (left, luma_left);
     sd_plane_to_luma (right, luma_right);
-    sd_cpu_prefilter (p, luma_left, pre_left, tmp, w, h);
-    sd_cpu_prefilter (p, luma_right, pre_right, tmp, w, h);
+    const SdRowRunner rows = s->fast ? sd_fast_rows : NULL;
+    sd_cpu_prefilter (p, rows, luma_left, pre_left, tmp, w, h);
+    sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
     switch (p->algorithm) {
       case SD_ALGORITHM_SGM:
         ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, right_disp,

@@ -39,9 +39,24 @@ void sd_cpu_median_filter (const uint8_t * src, uint8_t * dst, int width,
     int height, int window);
 void sd_cpu_rank_filter (const uint8_t * src, uint8_t * dst, int width,
     int height, int window);
-/* Applies params->prefilter; tmp holds width * height bytes. */
-void sd_cpu_prefilter (const SdParams * params, const uint8_t * src,
-    uint8_t * dst, uint8_t * tmp, int width, int height);
+/* Row y of each (rows are independent: the fast backend runs them on
+ * threads). */
+void sd_cpu_median_filter_row (const uint8_t * src, uint8_t * dst,
+    int width, int height, int window, int y);
+void sd_cpu_rank_filter_row (const uint8_t * src, uint8_t * dst, int width,
+    int height, int window, int y);
+/* How a row filter covers an image: run(params, filter, ...) calls
+ * filter(src, dst, width, height, window, y) once for each row y, in any
+ * order (the fast backend spreads them over threads). */
+typedef void (*SdRowFilter) (const uint8_t * src, uint8_t * dst, int width,
+    int height, int window, int y);
+typedef void (*SdRowRunner) (const SdParams * params, SdRowFilter filter,
+    const uint8_t * src, uint8_t * dst, int width, int height, int window);
+/* Applies params->prefilter with run (NULL: rows in order); tmp holds
+ * width * height bytes. */
+void sd_cpu_prefilter (const SdParams * params, SdRowRunner run,
+    const uint8_t * src, uint8_t * dst, uint8_t * tmp, int width,
+    int height);
 
 /* cost.c */
 /* The largest matching cost params can produce. */

@@ -1,7 +1,16 @@
-/* Reference stages whose rows are independent (common/cpu/refine.c,
- * common/cpu/bp.c), rows over threads: each row is the reference run on a
+/* Reference stages whose rows are independent (common/cpu/prefilter.c,
+ * refine.c, bp.c), rows over threads: each row is the reference run on a
  * one-row image, so the values are the reference's. */
 #include "sd-fast.h"
+
+void
+sd_fast_rows (const SdParams * p, SdRowFilter filter, const uint8_t * src,
+    uint8_t * dst, int width, int height, int window)
+{
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+  for (int y = 0; y < height; y++)
+    filter (src, dst, width, height, window, y);
+}
 
 void
 sd_fast_lr_check (const SdParams * p, int16_t * disp,

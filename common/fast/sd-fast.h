@@ -65,9 +65,12 @@ typedef struct
 /* The fast stages this processor runs best (see above). */
 const SdCpuStages *sd_fast_pick_stages (void);
 
-/* fast-refine.c (one build for every processor): sd_cpu_lr_check,
+/* fast-refine.c (one build for every processor): an SdRowRunner over
+ * threads (for sd_cpu_prefilter), sd_cpu_lr_check,
  * sd_cpu_bp_data_cost and sd_cpu_bp_disparity with (when the left-right
  * check is on) sd_cpu_bp_right_disparity, the same values over threads. */
+void sd_fast_rows (const SdParams * params, SdRowFilter filter,
+    const uint8_t * src, uint8_t * dst, int width, int height, int window);
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
 void sd_fast_bp_data_cost (const SdParams * params, const float *left,
