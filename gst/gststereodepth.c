@@ -41,6 +41,12 @@
  * YUV inputs use their Y plane.  Both inputs must have the same width and
  * height.
  *
+ * A stereo camera that sends both views in one frame links to sink_left
+ * alone: its caps' multiview-mode (side-by-side or top-bottom, with
+ * multiview-flags saying whether the right view comes first), or
+ * #GstStereoDepth:input-layout where the caps do not say it, splits each
+ * frame into two views without a copy; the output has one view's size.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 stereodepth name=sd num-disparities=64 ! depthcolormap ! \
@@ -59,6 +65,11 @@
  *   v4l2src device=/dev/video0 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_left \
  *   v4l2src device=/dev/video2 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_right
  * ]| Live colour preview of two cameras.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=GRAY8,width=2560,height=720 ! \
+ *     stereodepth input-layout=side-by-side num-disparities=128 ! depthcolormap ! \
+ *     videoconvert ! autovideosink
+ * ]| Live colour preview of a side-by-side stereo camera.
  */
 #include "gststereodepth.h"
 
@@ -73,9 +84,13 @@ GST_DEBUG_CATEGORY (gst_stereo_depth_debug);
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
     "RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, ABGR }"
 
+/* sink_left also takes both views in one frame (gststereodepthviews.h):
+ * its second structure says so to gst-inspect-1.0. */
 static GstStaticPadTemplate sink_left_template =
 GST_STATIC_PAD_TEMPLATE ("sink_left", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS) "; "
+        GST_VIDEO_CAPS_MAKE (SINK_FORMATS)
+        ", multiview-mode = (string) { side-by-side, top-bottom }"));
 
 static GstStaticPadTemplate sink_right_template =
 GST_STATIC_PAD_TEMPLATE ("sink_right", GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -145,6 +160,7 @@ enum
   PROP_MAX_TIME_DIFFERENCE,
   PROP_TIMEOUT,
   PROP_PAIRS_IN_FLIGHT,
+  PROP_INPUT_LAYOUT,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
   PROP_MEAN_PROCESS_TIME,
@@ -156,6 +172,7 @@ enum
 #define DEFAULT_MAX_TIME_DIFFERENCE (-1)
 #define DEFAULT_TIMEOUT (-1)
 #define DEFAULT_PAIRS_IN_FLIGHT 0
+#define DEFAULT_INPUT_LAYOUT GST_STEREO_DEPTH_INPUT_LAYOUT_AUTO
 
 static const SdEnumEntry backend_entries[] = {
   {"auto", GST_STEREO_DEPTH_BACKEND_AUTO,
@@ -300,6 +317,9 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
     case PROP_PAIRS_IN_FLIGHT:
       self->pairs_in_flight = g_value_get_int (value);
       break;
+    case PROP_INPUT_LAYOUT:
+      self->input_layout = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -339,6 +359,9 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PAIRS_IN_FLIGHT:
       g_value_set_int (value, self->pairs_in_flight);
+      break;
+    case PROP_INPUT_LAYOUT:
+      g_value_set_enum (value, self->input_layout);
       break;
     case PROP_FRAMES_PROCESSED:
       g_value_set_uint64 (value, self->frames_processed);
@@ -455,6 +478,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
     GstBuffer * right, GstBuffer * out, GstClockTime running_time)
 {
   GstStereoDepthPending *pending = &self->pending[self->n_pending];
+  const gboolean packed = gst_stereo_depth_views_packed (&self->views);
   GstVideoFrame lf, rf;
   SdPlane lp, rp;
   SdError err = { 0 };
@@ -477,7 +501,8 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
         (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&rf, &self->right_info, right, GST_MAP_READ)) {
+  if (!packed && !gst_video_frame_map (&rf, &self->right_info, right,
+          GST_MAP_READ)) {
     gst_video_frame_unmap (&lf);
     gst_video_frame_unmap (&pending->frame);
     gst_buffer_unref (out);
@@ -488,7 +513,13 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
   }
 
   /* the pad templates only allow formats of plane_formats */
-  if (gst_stereo_depth_plane (&lf, &lp) && gst_stereo_depth_plane (&rf, &rp)) {
+  if (gst_stereo_depth_plane (&lf, &lp) && (packed
+          || gst_stereo_depth_plane (&rf, &rp))) {
+    if (packed) {
+      const SdPlane frame = lp;
+
+      gst_stereo_depth_views_split (&self->views, &frame, &lp, &rp);
+    }
     start = gst_util_get_timestamp ();
     status = sd_engine_submit (self->engine, &lp, &rp, &err);
     elapsed = gst_util_get_timestamp () - start;
@@ -496,7 +527,8 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
     status = sd_error_set (&err, SD_ERROR_INVALID_ARGUMENT,
         "the element has no plane layout for this video format");
   }
-  gst_video_frame_unmap (&rf);
+  if (!packed)
+    gst_video_frame_unmap (&rf);
   gst_video_frame_unmap (&lf);
 
   if (status != SD_OK) {
@@ -614,22 +646,23 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     GstBuffer * right, GstClockTime running_time)
 {
   GstAggregator *agg = GST_AGGREGATOR (self);
+  const gboolean packed = gst_stereo_depth_views_packed (&self->views);
   GstBuffer *out;
   GstFlowReturn ret;
 
   if (GST_VIDEO_INFO_FORMAT (&self->left_info) == GST_VIDEO_FORMAT_UNKNOWN
-      || GST_VIDEO_INFO_FORMAT (&self->right_info) ==
-      GST_VIDEO_FORMAT_UNKNOWN) {
+      || (!packed && GST_VIDEO_INFO_FORMAT (&self->right_info) ==
+          GST_VIDEO_FORMAT_UNKNOWN)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("A frame arrived before the caps of its input (%s); upstream must "
             "send caps first.", GST_VIDEO_INFO_FORMAT (&self->left_info) ==
             GST_VIDEO_FORMAT_UNKNOWN ? "sink_left" : "sink_right"), (NULL));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  if (GST_VIDEO_INFO_WIDTH (&self->left_info) !=
-      GST_VIDEO_INFO_WIDTH (&self->right_info)
-      || GST_VIDEO_INFO_HEIGHT (&self->left_info) !=
-      GST_VIDEO_INFO_HEIGHT (&self->right_info)) {
+  if (!packed && (GST_VIDEO_INFO_WIDTH (&self->left_info) !=
+          GST_VIDEO_INFO_WIDTH (&self->right_info)
+          || GST_VIDEO_INFO_HEIGHT (&self->left_info) !=
+          GST_VIDEO_INFO_HEIGHT (&self->right_info))) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("The left input is %dx%d but the right input is %dx%d; both must "
             "have the same width and height.",
@@ -739,17 +772,19 @@ static GstFlowReturn
 gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
 {
   GstAggregatorPad *pads[2] = { self->left_pad, self->right_pad };
+  /* with both views in the left input, the right one is not an input */
+  const guint n = gst_stereo_depth_views_packed (&self->views) ? 1 : 2;
   gboolean eos = FALSE;
   guint i;
 
-  for (i = 0; i < 2; i++)
+  for (i = 0; i < n; i++)
     eos |= !gst_aggregator_pad_has_buffer (pads[i])
         && gst_aggregator_pad_is_eos (pads[i]);
 
   if (eos) {
     GstFlowReturn ret;
 
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < n; i++)
       while (gst_aggregator_pad_has_buffer (pads[i]))
         gst_stereo_depth_drop (self, pads[i], "the other input is at EOS");
     ret = gst_stereo_depth_drain (self);
@@ -760,7 +795,7 @@ gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
      * that passed is its own; a waiting frame's comes next time */
     if (self->n_pending)
       return gst_stereo_depth_drain (self);
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < n; i++)
       gst_stereo_depth_drop (self, pads[i],
           "its partner did not arrive within the latency");
     return GST_FLOW_OK;
@@ -768,11 +803,29 @@ gst_stereo_depth_incomplete (GstStereoDepth * self, gboolean timeout)
   return GST_AGGREGATOR_FLOW_NEED_DATA;
 }
 
+/* Both views in one frame of the left input: every frame is a pair. */
+static GstFlowReturn
+gst_stereo_depth_aggregate_packed (GstStereoDepth * self, gboolean timeout)
+{
+  GstBuffer *frame = gst_aggregator_pad_peek_buffer (self->left_pad);
+  GstFlowReturn ret;
+
+  if (!frame)
+    return gst_stereo_depth_incomplete (self, timeout);
+  ret = gst_stereo_depth_process_pair (self, frame, frame,
+      gst_stereo_depth_running_time (self->left_pad, frame));
+  gst_buffer_unref (frame);
+  gst_aggregator_pad_drop_buffer (self->left_pad);
+  return ret;
+}
+
 static GstFlowReturn
 gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
 {
   if (self->drain_flow != GST_FLOW_OK)
     return self->drain_flow;
+  if (gst_stereo_depth_views_packed (&self->views))
+    return gst_stereo_depth_aggregate_packed (self, timeout);
 
   for (;;) {
     GstBuffer *left = gst_aggregator_pad_peek_buffer (self->left_pad);
@@ -875,6 +928,65 @@ gst_stereo_depth_set_left_info (GstStereoDepth * self,
   gst_pad_mark_reconfigure (agg->srcpad);
 }
 
+/* Ends the right input, which is unlinked while the left one carries both
+ * views, so that the aggregator does not wait for its frames. */
+static void
+gst_stereo_depth_end_right (GstStereoDepth * self)
+{
+  GstPad *pad = GST_PAD (self->right_pad);
+  GstSegment segment;
+  gchar *stream_id;
+
+  stream_id = g_strdup_printf ("%s/unused-sink_right", GST_OBJECT_NAME (self));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_pad_send_event (pad, gst_event_new_stream_start (stream_id));
+  gst_pad_send_event (pad, gst_event_new_segment (&segment));
+  gst_pad_send_event (pad, gst_event_new_eos ());
+  g_free (stream_id);
+  self->right_ended = TRUE;
+}
+
+/* Reads which views the left input's frames hold (its caps and
+ * input-layout).  With both, the right input must be unlinked, and it is
+ * ended. */
+static gboolean
+gst_stereo_depth_set_views (GstStereoDepth * self, const GstVideoInfo * info)
+{
+  GstStereoDepthInputLayout layout;
+  gchar *why = NULL;
+  gboolean packed;
+
+  GST_OBJECT_LOCK (self);
+  layout = self->input_layout;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_stereo_depth_views_from_info (layout, info, &self->views, &why)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why), (NULL));
+    g_free (why);
+    return FALSE;
+  }
+  packed = gst_stereo_depth_views_packed (&self->views);
+  if (packed && gst_pad_is_linked (GST_PAD (self->right_pad))) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("sink_left carries both views (%s) but sink_right is linked too; "
+            "link only sink_left, or set input-layout=separate.",
+            gst_video_multiview_mode_to_caps_string (self->views.packing)),
+        (NULL));
+    return FALSE;
+  }
+  if (!packed && self->right_ended) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("sink_left carried both views and now carries one, but sink_right "
+            "has no stream to give the other."), (NULL));
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "%s", packed ? gst_video_multiview_mode_to_caps_string
+      (self->views.packing) : "one view per input");
+  gst_stereo_depth_watch_set_single_input (self, packed);
+  if (packed && !self->right_ended)
+    gst_stereo_depth_end_right (self);
+  return TRUE;
+}
+
 /* Drains where aggregate() cannot return the flow (events and queries): a
  * failure is kept for the next aggregate() to return. */
 static void
@@ -910,10 +1022,15 @@ gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
         gst_event_unref (event);
         return FALSE;
       }
-      if (pad == self->left_pad)
+      if (pad == self->left_pad) {
+        if (!gst_stereo_depth_set_views (self, &info)) {
+          gst_event_unref (event);
+          return FALSE;
+        }
         gst_stereo_depth_set_left_info (self, &info);
-      else
+      } else {
         self->right_info = info;
+      }
       /* the output caps are ours to set, not the input's to forward */
       gst_event_unref (event);
       return TRUE;
@@ -951,18 +1068,20 @@ gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
   const GstVideoInfo *in = &self->left_info;
   GstCaps *caps;
+  gint width, height, par_n, par_d;
 
   if (GST_VIDEO_INFO_FORMAT (in) == GST_VIDEO_FORMAT_UNKNOWN)
     return GST_AGGREGATOR_FLOW_NEED_DATA;
 
+  /* one view's size: the left input's, or half of it when it has both */
+  gst_stereo_depth_views_view_info (&self->views, in, &width, &height,
+      &par_n, &par_d);
   caps = gst_caps_new_simple ("video/x-raw",
       "format", G_TYPE_STRING, "GRAY16_LE",
-      "width", G_TYPE_INT, GST_VIDEO_INFO_WIDTH (in),
-      "height", G_TYPE_INT, GST_VIDEO_INFO_HEIGHT (in),
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
       "framerate", GST_TYPE_FRACTION, GST_VIDEO_INFO_FPS_N (in),
       GST_VIDEO_INFO_FPS_D (in),
-      "pixel-aspect-ratio", GST_TYPE_FRACTION, GST_VIDEO_INFO_PAR_N (in),
-      GST_VIDEO_INFO_PAR_D (in), NULL);
+      "pixel-aspect-ratio", GST_TYPE_FRACTION, par_n, par_d, NULL);
   *ret = gst_caps_intersect (caps, downstream);
   if (gst_caps_is_empty (*ret)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -1011,6 +1130,8 @@ gst_stereo_depth_start (GstAggregator * agg)
   gst_video_info_init (&self->left_info);
   gst_video_info_init (&self->right_info);
   gst_video_info_init (&self->out_info);
+  memset (&self->views, 0, sizeof (self->views));
+  self->right_ended = FALSE;
   self->drain_flow = GST_FLOW_OK;
   GST_OBJECT_LOCK (self);
   self->frames_processed = 0;
@@ -1127,6 +1248,15 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           DEFAULT_PAIRS_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_INPUT_LAYOUT,
+      g_param_spec_enum ("input-layout", "Input layout",
+          "Where the two views come from: one per input, or both in the "
+          "frames of sink_left (a side-by-side or top-bottom stereo camera; "
+          "sink_right then stays unlinked).  auto follows sink_left's "
+          "multiview-mode caps; the caps' multiview-flags say which view "
+          "comes first", GST_TYPE_STEREO_DEPTH_INPUT_LAYOUT,
+          DEFAULT_INPUT_LAYOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,
       g_param_spec_uint64 ("frames-processed", "Frames processed",
           "Pairs turned into disparity since the element started",
@@ -1198,6 +1328,7 @@ gst_stereo_depth_init (GstStereoDepth * self)
   self->timeout = DEFAULT_TIMEOUT;
   g_mutex_init (&self->aggregate_lock);
   self->pairs_in_flight = DEFAULT_PAIRS_IN_FLIGHT;
+  self->input_layout = DEFAULT_INPUT_LAYOUT;
   gst_video_info_init (&self->left_info);
   gst_video_info_init (&self->right_info);
   gst_video_info_init (&self->out_info);

@@ -7,6 +7,7 @@
 
 #include "sd-engine.h"
 #include "gststereodepthwatch.h"
+#include "gststereodepthviews.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,8 @@ struct _GstStereoDepth
    * run there, so these need no lock. */
   GstVideoInfo left_info;
   GstVideoInfo right_info;
+  GstStereoDepthViews views;    /* what the left input's frames hold */
+  gboolean right_ended;         /* views packed: the unlinked right input ended by us */
   GstVideoInfo out_info;
   GstBufferPool *pool;
   SdEngine *engine;
@@ -63,6 +66,7 @@ struct _GstStereoDepth
   SdParams params;
   gboolean params_changed;
   GstStereoDepthBackend backend;
+  GstStereoDepthInputLayout input_layout;
   gint cuda_device_id;
   gint pairs_in_flight;
   gint64 max_time_difference;

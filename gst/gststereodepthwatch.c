@@ -99,7 +99,8 @@ watch_thread (gpointer data)
       break;
 
     now = g_get_monotonic_time ();
-    for (i = 0; timeout > 0 && i < 2 && action == WATCH_NOTHING; i++) {
+    for (i = 0; timeout > 0 && !w->single_input && i < 2
+        && action == WATCH_NOTHING; i++) {
       other = 1 - i;
       silent = i;
       if (w->ended[i])
@@ -294,6 +295,16 @@ gst_stereo_depth_watch_set_frame_duration (GstStereoDepth * self,
 {
   g_mutex_lock (&self->watch.lock);
   self->watch.frame_duration = duration;
+  g_cond_signal (&self->watch.cond);
+  g_mutex_unlock (&self->watch.lock);
+}
+
+void
+gst_stereo_depth_watch_set_single_input (GstStereoDepth * self,
+    gboolean single)
+{
+  g_mutex_lock (&self->watch.lock);
+  self->watch.single_input = single;
   g_cond_signal (&self->watch.cond);
   g_mutex_unlock (&self->watch.lock);
 }

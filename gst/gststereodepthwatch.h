@@ -26,6 +26,7 @@ typedef struct
   gboolean ended[2];            /* EOS entered the pad (and no flush since) */
   guint64 dropped[2];           /* frames of input i dropped while the other was silent */
   GstClockTime frame_duration;  /* of the left input, for the live default */
+  gboolean single_input;        /* both views come in the left input */
 } GstStereoDepthWatch;
 
 /* Input indices: the order of the element's sink pads. */
@@ -45,6 +46,10 @@ void gst_stereo_depth_watch_restart (GstStereoDepth * self);
 /* The left input's frame duration (GST_CLOCK_TIME_NONE when unknown). */
 void gst_stereo_depth_watch_set_frame_duration (GstStereoDepth * self,
     GstClockTime duration);
+/* Both views come in the left input (or no longer do): with one input
+ * there is no other to starve, and the watch keeps quiet. */
+void gst_stereo_depth_watch_set_single_input (GstStereoDepth * self,
+    gboolean single);
 /* The timeout property changed: the thread recomputes its deadline. */
 void gst_stereo_depth_watch_wake (GstStereoDepth * self);
 

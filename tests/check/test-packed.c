@@ -1,0 +1,257 @@
+/* stereodepth with both views in one stream on sink_left (side by side or
+ * top-bottom, from multiview caps or input-layout): the same bits as the
+ * two-pad form, the view's size out, and clear errors for what it cannot
+ * read. */
+#include "sd-check.h"
+
+#define W SD_CHECK_WIDTH
+#define H SD_CHECK_HEIGHT
+#define FRAME SD_CHECK_FRAME
+
+#define scene sd_check_scene
+
+/* stereodepth on a harness of its sink_left and src alone (sink_right
+ * stays unlinked, as with a packed camera). */
+static GstHarness *
+packed_harness (const gchar * input_layout, GstBus ** bus)
+{
+  GstHarness *h = gst_harness_new_with_padnames ("stereodepth", "sink_left",
+      "src");
+
+  g_object_set (h->element, "backend", 1 /* cpu */ ,
+      "num-disparities", SD_CHECK_DISPARITIES, NULL);
+  if (input_layout)
+    gst_util_set_object_arg (G_OBJECT (h->element), "input-layout",
+        input_layout);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, *bus);
+  return h;
+}
+
+static void
+packed_teardown (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+}
+
+/* The scene's two views in one gray image of the layout. */
+static guint8 *
+pack (gboolean side_by_side, gboolean right_first)
+{
+  const guint8 *first = right_first ? scene.right : scene.left;
+  const guint8 *second = right_first ? scene.left : scene.right;
+  guint8 *img = g_malloc (2 * W * H);
+  gint y;
+
+  for (y = 0; y < H; y++) {
+    if (side_by_side) {
+      memcpy (img + y * 2 * W, first + y * W, W);
+      memcpy (img + y * 2 * W + W, second + y * W, W);
+    } else {
+      memcpy (img + y * W, first + y * W, W);
+      memcpy (img + (H + y) * W, second + y * W, W);
+    }
+  }
+  return img;
+}
+
+typedef struct
+{
+  const gchar *input_layout;    /* the property, NULL for auto */
+  const gchar *multiview;       /* caps fields, "" for none */
+  gboolean side_by_side, right_first;
+} Layout;
+
+/* multiview-flags 0x1: the right view comes first */
+#define RIGHT_FIRST ", multiview-flags=(GstVideoMultiviewFlagsSet)0x1:0xffffffff"
+
+static const Layout layouts[] = {
+  {NULL, ", multiview-mode=side-by-side", TRUE, FALSE},
+  {NULL, ", multiview-mode=top-bottom", FALSE, FALSE},
+  {NULL, ", multiview-mode=side-by-side" RIGHT_FIRST, TRUE, TRUE},
+  {"side-by-side", "", TRUE, FALSE},
+  {"top-bottom", "", FALSE, FALSE},
+  {"top-bottom", RIGHT_FIRST, FALSE, TRUE},
+};
+
+/* Every layout, in formats of one, three and four bytes a pixel and a
+ * planar one, gives the two-pad output bit for bit, at the view's size,
+ * frame after frame, and ends at EOS. */
+GST_START_TEST (test_packed_equals_two_pads)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420
+  };
+  SdParams params;
+  guint16 *ref;
+  guint l, f;
+
+  /* registered here, the caps' flag-set type needs no plugin to parse
+   * (loading pbtypes for it leaks GStreamer's cached plugin entry) */
+  g_type_ensure (GST_TYPE_VIDEO_MULTIVIEW_FLAGSET);
+  sd_check_params (&params);
+  ref = sd_check_reference (&params, scene.left, scene.right, W, H);
+  for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
+    const Layout *lay = &layouts[l];
+    guint8 *img = pack (lay->side_by_side, lay->right_first);
+    const gint fw = lay->side_by_side ? 2 * W : W;
+    const gint fh = lay->side_by_side ? H : 2 * H;
+
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstBus *bus;
+      GstHarness *h = packed_harness (lay->input_layout, &bus);
+      gchar *caps = g_strdup_printf ("video/x-raw, format=%s, width=%d, "
+          "height=%d, framerate=30/1%s",
+          gst_video_format_to_string (formats[f]), fw, fh, lay->multiview);
+      GstCaps *out_caps;
+      GstStructure *s;
+      gint n;
+      guint i;
+
+      gst_harness_set_src_caps_str (h, caps);
+      for (i = 0; i < 3; i++) {
+        GstBuffer *out;
+
+        fail_unless_equals_int (gst_harness_push (h,
+                sd_check_frame_new (formats[f], img, fw, fh, i * FRAME)),
+            GST_FLOW_OK);
+        out = gst_harness_pull (h);
+        fail_unless (out != NULL, "%s: no output", caps);
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME);
+        sd_check_assert_output (out, ref, W, H);
+        gst_buffer_unref (out);
+      }
+      out_caps = gst_pad_get_current_caps (h->sinkpad);
+      s = gst_caps_get_structure (out_caps, 0);
+      fail_unless (gst_structure_get_int (s, "width", &n) && n == W);
+      fail_unless (gst_structure_get_int (s, "height", &n) && n == H);
+      gst_caps_unref (out_caps);
+
+      fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+      for (;;) {
+        GstEvent *e = gst_harness_pull_event (h);
+
+        fail_unless (e != NULL, "%s: no EOS out", caps);
+        if (GST_EVENT_TYPE (e) == GST_EVENT_EOS) {
+          gst_event_unref (e);
+          break;
+        }
+        gst_event_unref (e);
+      }
+      g_free (caps);
+      packed_teardown (h, bus);
+    }
+    g_free (img);
+  }
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* A flush on sink_left (a flushing seek) restarts a packed stream: the
+ * right input the element ended stays out of the way. */
+GST_START_TEST (test_packed_flush)
+{
+  SdParams params;
+  guint16 *ref;
+  guint8 *img = pack (TRUE, FALSE);
+  GstBus *bus;
+  GstHarness *h = packed_harness (NULL, &bus);
+  GstSegment segment;
+  GstBuffer *out;
+  guint i;
+
+  sd_check_params (&params);
+  ref = sd_check_reference (&params, scene.left, scene.right, W, H);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=GRAY8, width=128, "
+      "height=48, framerate=30/1, multiview-mode=side-by-side");
+  for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (gst_harness_push (h,
+            sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, img, 2 * W, H,
+                i * FRAME)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    sd_check_assert_output (out, ref, W, H);
+    gst_buffer_unref (out);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless_equals_int (gst_harness_push (h,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, img, 2 * W, H, 0)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL, "no output after the flush");
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 0);
+  sd_check_assert_output (out, ref, W, H);
+  gst_buffer_unref (out);
+
+  packed_teardown (h, bus);
+  g_free (img);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* Packed frames that cannot hold two views, an unsupported packing, and
+ * sink_right linked beside a packed sink_left: an error that says why. */
+static void
+expect_error (const gchar * caps, gboolean link_right, const gchar * words)
+{
+  GstBus *bus;
+  GstHarness *h = packed_harness (NULL, &bus);
+  GstHarness *right = NULL;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  if (link_right)
+    right = gst_harness_new_with_element (h->element, "sink_right", NULL);
+  gst_harness_set_src_caps_str (h, caps);
+  gst_harness_push (h, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.left, W, H, 0));
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: no error", caps);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, words) != NULL, "%s: error \"%s\"",
+      caps, err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  if (right)
+    gst_harness_teardown (right);
+  packed_teardown (h, bus);
+}
+
+GST_START_TEST (test_packed_errors)
+{
+  expect_error ("video/x-raw, format=GRAY8, width=63, height=48, "
+      "framerate=30/1, multiview-mode=side-by-side", FALSE, "must be even");
+  expect_error ("video/x-raw, format=GRAY8, width=64, height=47, "
+      "framerate=30/1, multiview-mode=top-bottom", FALSE, "must be even");
+  expect_error ("video/x-raw, format=GRAY8, width=64, height=48, "
+      "framerate=30/1, multiview-mode=row-interleaved", FALSE,
+      "not supported");
+  expect_error ("video/x-raw, format=GRAY8, width=64, height=48, "
+      "framerate=30/1, multiview-mode=side-by-side", TRUE,
+      "sink_right is linked too");
+}
+
+GST_END_TEST;
+
+static Suite *
+packed_suite (void)
+{
+  Suite *s = suite_create ("stereodepth-packed");
+  TCase *tc = tcase_create ("packed");
+
+  tcase_add_checked_fixture (tc, sd_check_scene_setup,
+      sd_check_scene_teardown);
+  tcase_add_test (tc, test_packed_equals_two_pads);
+  tcase_add_test (tc, test_packed_flush);
+  tcase_add_test (tc, test_packed_errors);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (packed);
