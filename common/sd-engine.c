@@ -91,7 +91,7 @@ sd_engine_new (const char *backend, int device_id, const SdParams * params,
     SdError * err)
 {
   char msg[sizeof (err->message)];
-  if (!sd_params_validate (params, msg, sizeof (msg))) {
+  if (!sd_params_validate_for_run (params, msg, sizeof (msg))) {
     sd_error_set (err, SD_ERROR_INVALID_ARGUMENT, "%s", msg);
     return NULL;
   }
@@ -185,7 +185,7 @@ SdStatus
 sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
 {
   char msg[sizeof (err->message)];
-  if (!sd_params_validate (params, msg, sizeof (msg)))
+  if (!sd_params_validate_for_run (params, msg, sizeof (msg)))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT, "%s", msg);
   if (e->automatic) {
     /* the best backend for these parameters may be another one */

@@ -46,6 +46,14 @@ const SdEnumEntry sd_bp_precision_entries[] = {
 /* Belief propagation is chosen for a dense map, so by default its pixels
  * that fail the left-right check are filled; SGM's stay invalid, which
  * is the honest answer for occlusions. */
+const SdEnumEntry sd_output_entries[] = {
+  {"disparity", SD_OUTPUT_DISPARITY, "round(16 * d), d the disparity in "
+        "pixels; 0 = invalid"},
+  {"depth", SD_OUTPUT_DEPTH, "depth in millimetres, focal-length * baseline "
+        "/ d; 0 = invalid, 65535 = 65535 mm or farther"},
+  {NULL, 0, NULL}
+};
+
 const SdEnumEntry sd_fill_holes_entries[] = {
   {"off", SD_FILL_HOLES_OFF, "Invalid pixels stay invalid (0)"},
   {"on", SD_FILL_HOLES_ON, "Invalid pixels take the lower of their nearest "
@@ -95,6 +103,14 @@ const SdParamDesc sd_param_descs[] = {
   BOOL ("median", "3x3 median filter on the disparity", median),
   ENUM ("fill-holes", "Fill invalid pixels from their neighbours",
       fill_holes, sd_fill_holes_entries),
+  ENUM ("output", "What the GRAY16 output holds: disparity or depth",
+      output, sd_output_entries),
+  FLOAT ("focal-length", "output=depth: focal length of the rectified "
+      "images, in pixels (0 = unset)", focal_length, 0, 1e6, false,
+      "0 means unset"),
+  FLOAT ("baseline", "output=depth: distance between the two cameras' "
+      "centres, in millimetres (0 = unset)", baseline, 0, 1e7, false,
+      "0 means unset"),
   INT ("levels", "hbp: pyramid levels (0 = from the image size)", levels, 0,
       SD_MAX_BP_LEVELS, "0 picks from the image size"),
   INT ("iterations", "hbp: message passing iterations per level",
@@ -150,6 +166,9 @@ sd_params_init (SdParams * p)
   p->lr_check = 3;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
+  p->output = SD_OUTPUT_DISPARITY;
+  p->focal_length = 0.0f;
+  p->baseline = 0.0f;
   /* belief propagation: Grauer-Gray et al.'s setup, which the sweep over
    * every shared set also picked for census data costs */
   p->levels = 0;
@@ -266,6 +285,18 @@ sd_params_validate (const SdParams * p, char *msg, size_t size)
   if (p->p1 > p->p2)
     return fail (msg, size, "p1 %d is out of range 0..p2 (p2 is %d)", p->p1,
         p->p2);
+  return true;
+}
+
+bool
+sd_params_validate_for_run (const SdParams * p, char *msg, size_t size)
+{
+  if (!sd_params_validate (p, msg, size))
+    return false;
+  if (p->output == SD_OUTPUT_DEPTH && (p->focal_length <= 0
+          || p->baseline <= 0))
+    return fail (msg, size, "output=depth needs focal-length and baseline "
+        "(they are %g px and %g mm)", p->focal_length, p->baseline);
   return true;
 }
 

@@ -55,6 +55,12 @@ typedef enum
   SD_FILL_HOLES_AUTO,           /* on for the dense methods (hbp, tiled-bp) */
 } SdFillHoles;
 
+typedef enum
+{
+  SD_OUTPUT_DISPARITY,          /* round(16 * d), 0 = invalid */
+  SD_OUTPUT_DEPTH,              /* millimetres, 0 = invalid, 65535 = that or farther */
+} SdOutput;
+
 #define SD_MAX_DISPARITIES 256
 #define SD_MAX_MIN_DISPARITY 1024
 #define SD_MAX_P2 4095
@@ -84,6 +90,11 @@ typedef struct
   bool median;
   SdFillHoles fill_holes;
 
+  /* what the output holds; depth = focal_length * baseline / d */
+  SdOutput output;
+  float focal_length;           /* pixels, 0 (unset) .. 1e6 */
+  float baseline;               /* millimetres, 0 (unset) .. 1e7 */
+
   /* belief propagation (algorithm hbp) */
   int levels;                   /* pyramid levels, 1 .. 8, or 0: from the image size */
   int iterations;               /* per level, 1 .. 100 */
@@ -109,6 +120,11 @@ void sd_params_init (SdParams * params);
 /* Returns true when every field is in range.  Otherwise writes one sentence
  * naming the bad value and the allowed range into msg and returns false. */
 bool sd_params_validate (const SdParams * params, char *msg, size_t msg_size);
+/* The same, plus what must hold once every parameter is set, whatever the
+ * order they were set in (output=depth needs focal_length and baseline):
+ * the engine runs with these. */
+bool sd_params_validate_for_run (const SdParams * params, char *msg,
+    size_t msg_size);
 
 /* Name <-> value tables for the enumerations, shared by the command-line
  * tools and the element's GEnum registration.  Each table ends with
@@ -123,6 +139,7 @@ typedef struct
 extern const SdEnumEntry sd_algorithm_entries[];
 extern const SdEnumEntry sd_prefilter_entries[];
 extern const SdEnumEntry sd_cost_entries[];
+extern const SdEnumEntry sd_output_entries[];
 extern const SdEnumEntry sd_census_window_entries[];
 extern const SdEnumEntry sd_bp_precision_entries[];
 extern const SdEnumEntry sd_fill_holes_entries[];

@@ -1,6 +1,7 @@
 /* After winner-takes-all: the left-right check, the 3x3 median of valid
  * values, hole filling, and the output contract (16 * d, 0 = invalid). */
 #include "sd-cuda-internal.h"
+#include "sd-output.h"
 
 #define SD_INF16 0x7fff
 
@@ -81,8 +82,8 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
  * before in the output row, a right-to-left pass combines it with the one
  * after (ballots find the nearest valid lane in each 32-pixel chunk). */
 __global__ void
-sd_output_kernel (const int16_t * disp, int fill, uint16_t * out,
-    size_t out_pitch, int width, int height)
+sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
+    uint16_t * out, size_t out_pitch, int width, int height)
 {
   const int lane = threadIdx.x & 31;
   const int y = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
@@ -91,10 +92,8 @@ sd_output_kernel (const int16_t * disp, int fill, uint16_t * out,
   const int16_t *src = disp + (size_t) y * width;
   uint16_t *dst = (uint16_t *) ((uint8_t *) out + (size_t) y * out_pitch);
   if (!fill) {
-    for (int x = lane; x < width; x += 32) {
-      const int v = src[x];
-      dst[x] = v == SD_DISP_INVALID ? 0 : (uint16_t) v;
-    }
+    for (int x = lane; x < width; x += 32)
+      dst[x] = sd_output_value (src[x], depth_scale);
     return;
   }
   /* before: the last valid value at or left of x (carried across chunks) */
@@ -136,7 +135,7 @@ sd_output_kernel (const int16_t * disp, int fill, uint16_t * out,
                 && after < r))
           r = after;
       }
-      dst[x] = r == SD_DISP_INVALID ? 0 : (uint16_t) r;
+      dst[x] = sd_output_value (r, depth_scale);
     }
   }
 }
@@ -156,6 +155,7 @@ sd_cuda_refine (const SdParams * p, const int16_t * disp,
     src = tmp;
   }
   sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,
-      sd_params_fill_holes (p), out, out_pitch, width, height);
+      sd_params_fill_holes (p), sd_output_depth_scale (p), out, out_pitch,
+      width, height);
   return cudaGetLastError ();
 }

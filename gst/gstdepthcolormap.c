@@ -4,7 +4,8 @@
  *
  * Turns the GRAY16_LE disparity of stereodepth (value = 16 * d, 0 = invalid)
  * into colours: the live-preview companion of stereodepth.  Invalid pixels
- * are black.  The colour range is either taken from each frame (range=auto,
+ * are black.  With input=depth it colours stereodepth's output=depth
+ * (millimetres) the same way round: near is warm, far is cold.  The colour range is either taken from each frame (range=auto,
  * optionally smoothed over time so the colours do not flicker) or fixed in
  * pixels of disparity (range=fixed with min-disparity and max-disparity).
  *
@@ -39,9 +40,12 @@ enum
 {
   PROP_0,
   PROP_COLORMAP,
+  PROP_INPUT,
   PROP_RANGE,
   PROP_MIN_DISPARITY,
   PROP_MAX_DISPARITY,
+  PROP_MIN_DEPTH,
+  PROP_MAX_DEPTH,
   PROP_SMOOTHING,
 };
 
@@ -50,14 +54,27 @@ enum
 #define DEFAULT_MIN_DISPARITY 0.0
 #define DEFAULT_MAX_DISPARITY 64.0
 #define DEFAULT_SMOOTHING 0.0
+#define DEFAULT_INPUT GST_DEPTH_COLORMAP_INPUT_DISPARITY
+#define DEFAULT_MIN_DEPTH 300.0
+#define DEFAULT_MAX_DEPTH 10000.0
+/* depth 65535: that or farther (stereodepth's output contract) */
+#define FAR_DEPTH 65535
 /* the largest disparity stereodepth can output */
 #define MAX_DISPARITY ((gdouble) (SD_MAX_MIN_DISPARITY + SD_MAX_DISPARITIES))
 
+static const SdEnumEntry input_entries[] = {
+  {"disparity", GST_DEPTH_COLORMAP_INPUT_DISPARITY,
+      "16 * disparity (stereodepth output=disparity): large is near"},
+  {"depth", GST_DEPTH_COLORMAP_INPUT_DEPTH,
+      "millimetres (stereodepth output=depth): small is near"},
+  {NULL, 0, NULL}
+};
+
 static const SdEnumEntry range_entries[] = {
   {"auto", GST_DEPTH_COLORMAP_RANGE_AUTO,
-      "From each frame's smallest and largest valid disparity"},
+      "From each frame's smallest and largest valid value"},
   {"fixed", GST_DEPTH_COLORMAP_RANGE_FIXED,
-      "From min-disparity to max-disparity"},
+      "From min-disparity to max-disparity, or min-depth to max-depth"},
   {NULL, 0, NULL}
 };
 
@@ -76,6 +93,15 @@ gst_depth_colormap_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_COLORMAP:
       self->colormap = g_value_get_enum (value);
+      break;
+    case PROP_INPUT:
+      self->input = g_value_get_enum (value);
+      break;
+    case PROP_MIN_DEPTH:
+      self->min_depth = g_value_get_double (value);
+      break;
+    case PROP_MAX_DEPTH:
+      self->max_depth = g_value_get_double (value);
       break;
     case PROP_RANGE:
       self->range = g_value_get_enum (value);
@@ -106,6 +132,15 @@ gst_depth_colormap_get_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_COLORMAP:
       g_value_set_enum (value, self->colormap);
+      break;
+    case PROP_INPUT:
+      g_value_set_enum (value, self->input);
+      break;
+    case PROP_MIN_DEPTH:
+      g_value_set_double (value, self->min_depth);
+      break;
+    case PROP_MAX_DEPTH:
+      g_value_set_double (value, self->max_depth);
       break;
     case PROP_RANGE:
       g_value_set_enum (value, self->range);
@@ -156,27 +191,28 @@ gst_depth_colormap_transform_caps (GstBaseTransform * trans,
   return other;
 }
 
-/* The range of this frame in output units (1/16 pixel): fixed, or the
- * frame's valid extremes blended with the previous range. */
+/* The range of this frame in input units (1/16 pixel or millimetres):
+ * fixed, or the frame's valid extremes blended with the previous range
+ * (a depth of "that or farther" left out: it would stretch the range). */
 static void
 gst_depth_colormap_frame_range (GstDepthColormap * self,
-    const GstVideoFrame * in, gint * lo, gint * hi)
+    const GstVideoFrame * in, gboolean depth, gint * lo, gint * hi)
 {
   GstDepthColormapRange range;
-  gdouble min_d, max_d, smoothing;
+  gdouble min_v, max_v, smoothing;
   guint16 vmin = G_MAXUINT16, vmax = 0;
   gint x, y;
 
   GST_OBJECT_LOCK (self);
   range = self->range;
-  min_d = self->min_disparity;
-  max_d = self->max_disparity;
+  min_v = depth ? self->min_depth : self->min_disparity * 16;
+  max_v = depth ? self->max_depth : self->max_disparity * 16;
   smoothing = self->smoothing;
   GST_OBJECT_UNLOCK (self);
 
   if (range == GST_DEPTH_COLORMAP_RANGE_FIXED) {
-    *lo = (gint) lrint (min_d * 16);
-    *hi = (gint) lrint (max_d * 16);
+    *lo = (gint) lrint (min_v);
+    *hi = (gint) lrint (max_v);
     return;
   }
 
@@ -188,7 +224,7 @@ gst_depth_colormap_frame_range (GstDepthColormap * self,
     for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++) {
       guint16 v = GUINT16_FROM_LE (row[x]);
 
-      if (v == 0)
+      if (v == 0 || (depth && v == FAR_DEPTH))
         continue;
       vmin = MIN (vmin, v);
       vmax = MAX (vmax, v);
@@ -224,11 +260,14 @@ gst_depth_colormap_transform_frame (GstVideoFilter * filter,
   /* the byte that is neither R, G nor B: alpha or padding, opaque either way */
   const gint a = 0 + 1 + 2 + 3 - r - g - b;
 
+  gboolean depth;
+
   GST_OBJECT_LOCK (self);
   map = self->colormap;
+  depth = self->input == GST_DEPTH_COLORMAP_INPUT_DEPTH;
   GST_OBJECT_UNLOCK (self);
   sd_colormap_table (map, table);
-  gst_depth_colormap_frame_range (self, in, &lo, &hi);
+  gst_depth_colormap_frame_range (self, in, depth, &lo, &hi);
   span = MAX (hi - lo, 1);
 
   for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++) {
@@ -241,6 +280,10 @@ gst_depth_colormap_transform_frame (GstVideoFilter * filter,
     for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++, dst += 4) {
       gint v = GUINT16_FROM_LE (src[x]);
       gint i = v <= lo ? 0 : v >= hi ? 255 : ((v - lo) * 255 + span / 2) / span;
+
+      /* the colour map runs far to near: depth runs near to far */
+      if (depth)
+        i = 255 - i;
 
       dst[a] = 255;
       if (v == 0) {
@@ -275,6 +318,8 @@ gst_depth_colormap_class_init (GstDepthColormapClass * klass)
       GST_PARAM_MUTABLE_PLAYING;
   GType colormap_type = gst_sd_enum_type ("GstDepthColormapColormap",
       sd_colormap_entries);
+  GType input_type = gst_sd_enum_type ("GstDepthColormapInput",
+      input_entries);
   GType range_type = gst_sd_enum_type ("GstDepthColormapRange",
       range_entries);
 
@@ -287,6 +332,10 @@ gst_depth_colormap_class_init (GstDepthColormapClass * klass)
   g_object_class_install_property (gobject_class, PROP_COLORMAP,
       g_param_spec_enum ("colormap", "Colour map", "Colours of the disparity",
           colormap_type, DEFAULT_COLORMAP, flags));
+  g_object_class_install_property (gobject_class, PROP_INPUT,
+      g_param_spec_enum ("input", "Input",
+          "What the GRAY16 input holds: stereodepth's output property",
+          input_type, DEFAULT_INPUT, flags));
   g_object_class_install_property (gobject_class, PROP_RANGE,
       g_param_spec_enum ("range", "Range",
           "Which disparities the colour map spans",
@@ -299,6 +348,14 @@ gst_depth_colormap_class_init (GstDepthColormapClass * klass)
       g_param_spec_double ("max-disparity", "Max disparity",
           "range=fixed: disparity (pixels) of the last colour; larger ones "
           "get it too", 0, MAX_DISPARITY, DEFAULT_MAX_DISPARITY, flags));
+  g_object_class_install_property (gobject_class, PROP_MIN_DEPTH,
+      g_param_spec_double ("min-depth", "Min depth",
+          "range=fixed, input=depth: depth (mm) of the nearest colour; "
+          "nearer ones get it too", 0, 65535, DEFAULT_MIN_DEPTH, flags));
+  g_object_class_install_property (gobject_class, PROP_MAX_DEPTH,
+      g_param_spec_double ("max-depth", "Max depth",
+          "range=fixed, input=depth: depth (mm) of the farthest colour; "
+          "farther ones get it too", 0, 65535, DEFAULT_MAX_DEPTH, flags));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_double ("smoothing", "Smoothing",
           "range=auto: share of the previous range kept in each new frame's "
@@ -326,5 +383,8 @@ gst_depth_colormap_init (GstDepthColormap * self)
   self->range = DEFAULT_RANGE;
   self->min_disparity = DEFAULT_MIN_DISPARITY;
   self->max_disparity = DEFAULT_MAX_DISPARITY;
+  self->input = DEFAULT_INPUT;
+  self->min_depth = DEFAULT_MIN_DEPTH;
+  self->max_depth = DEFAULT_MAX_DEPTH;
   self->smoothing = DEFAULT_SMOOTHING;
 }

@@ -14,6 +14,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstDepthColormap, gst_depth_colormap, GST,
     DEPTH_COLORMAP, GstVideoFilter);
 
+/* What the GRAY16 input holds (stereodepth's output property). */
+typedef enum
+{
+  GST_DEPTH_COLORMAP_INPUT_DISPARITY,   /* 16 * d: large is near */
+  GST_DEPTH_COLORMAP_INPUT_DEPTH,       /* millimetres: small is near */
+} GstDepthColormapInput;
+
 typedef enum
 {
   GST_DEPTH_COLORMAP_RANGE_AUTO,
@@ -26,13 +33,16 @@ struct _GstDepthColormap
 
   /* Protected by the object lock (properties). */
   SdColormap colormap;
+  GstDepthColormapInput input;
   GstDepthColormapRange range;
   gdouble min_disparity;
   gdouble max_disparity;
+  gdouble min_depth;
+  gdouble max_depth;
   gdouble smoothing;
 
-  /* Streaming thread only: the smoothed automatic range, in output units
-   * (1/16 pixel). */
+  /* Streaming thread only: the smoothed automatic range, in input units
+   * (1/16 pixel or millimetres). */
   gboolean have_auto_range;
   gdouble auto_lo;
   gdouble auto_hi;

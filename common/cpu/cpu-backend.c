@@ -273,7 +273,7 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   }
   if (sd_params_fill_holes (p))
     sd_cpu_fill_holes (disp, w, h);
-  sd_cpu_to_output (disp, out->data, out->stride, w, h);
+  sd_cpu_to_output (p, disp, out->data, out->stride, w, h);
   return SD_OK;
 }
 

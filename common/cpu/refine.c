@@ -2,6 +2,8 @@
  * subpixel refinement, left-right check, median, hole filling. */
 #include "sd-cpu.h"
 
+#include "../sd-output.h"
+
 #include <stdlib.h>
 
 /* Rounds num / den to the nearest integer, halves away from zero (den > 0).
@@ -167,14 +169,13 @@ sd_cpu_fill_holes (int16_t * disp, int width, int height)
 }
 
 void
-sd_cpu_to_output (const int16_t * disp, uint16_t * out, size_t out_stride,
-    int width, int height)
+sd_cpu_to_output (const SdParams * p, const int16_t * disp, uint16_t * out,
+    size_t out_stride, int width, int height)
 {
+  const uint64_t depth_scale = sd_output_depth_scale (p);
   for (int y = 0; y < height; y++) {
     uint16_t *o = (uint16_t *) ((uint8_t *) out + (size_t) y * out_stride);
-    for (int x = 0; x < width; x++) {
-      const int16_t v = disp[(size_t) y * width + x];
-      o[x] = v == SD_DISP_INVALID ? 0 : (uint16_t) v;
-    }
+    for (int x = 0; x < width; x++)
+      o[x] = sd_output_value (disp[(size_t) y * width + x], depth_scale);
   }
 }

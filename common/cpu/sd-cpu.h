@@ -198,8 +198,9 @@ void sd_cpu_tiled_bp (const SdParams * params, const float *data,
 void sd_cpu_tiled_bp_visit (const SdParams * params, const float *data,
     float *belief, void *workspace, int width, int height, int tx, int ty);
 
-/* Writes the output contract: 16 * d, 0 for invalid. */
-void sd_cpu_to_output (const int16_t * disp, uint16_t * out,
-    size_t out_stride, int width, int height);
+/* Writes the output contract (sd-output.h): 16 * d or depth in
+ * millimetres as params->output says, 0 for invalid. */
+void sd_cpu_to_output (const SdParams * params, const int16_t * disp,
+    uint16_t * out, size_t out_stride, int width, int height);
 
 #endif

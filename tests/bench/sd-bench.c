@@ -344,7 +344,11 @@ main (int argc, char **argv)
   }
 
   SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
-  if (gt) {
+  /* depth output is millimetres, not disparity: only its density scores */
+  if (gt && params.output == SD_OUTPUT_DEPTH)
+    printf ("accuracy: not scored (output=depth; the ground truth is "
+        "disparity)\n");
+  else if (gt) {
     /* the pixel count of bad>0.5 is the MEMOCODE contest's measure on
      * Tsukuba, whose ground truth is whole pixels */
     printf ("accuracy: bad>0.5 %.2f %% (%ld px), bad>1 %.2f %%, bad>2 %.2f "
@@ -358,8 +362,9 @@ main (int argc, char **argv)
   int status = 0;
   if (out_path) {
     if (sd_image_write (out_path, &out, msg, sizeof (msg)))
-      printf ("wrote %s (16-bit: value = 16 * disparity, 0 = invalid)\n",
-          out_path);
+      printf ("wrote %s (16-bit: %s, 0 = invalid)\n", out_path,
+          params.output == SD_OUTPUT_DEPTH ? "depth in millimetres" :
+          "value = 16 * disparity");
     else {
       fprintf (stderr, "sd-bench: %s\n", msg);
       status = 1;

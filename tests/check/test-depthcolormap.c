@@ -125,6 +125,41 @@ GST_START_TEST (test_known_colours)
 
 GST_END_TEST;
 
+/* input=depth: near is warm and far is cold, the other way round from
+ * disparity.  Fixed 1000..3550 mm on the grayscale ramp: 1000 mm (and
+ * nearer) is white, 3550 mm (and farther, 65535 included) black-gray 0,
+ * 2275 mm the middle (255 - 128 = 127); auto leaves 65535 out of the
+ * range: 1000 .. 2020 mm spans the ramp. */
+GST_START_TEST (test_depth_input)
+{
+  static const guint16 values[N] = { 500, 1000, 2275, 3550, 65535, 0, 0, 0 };
+  static const guint16 auto_values[N] = { 1000, 2020, 65535, 0, 0, 0, 0, 0 };
+  static const guint8 white[3] = { 255, 255, 255 }, zero[3] = { 0, 0, 0 };
+  static const guint8 mid[3] = { 127, 127, 127 };
+  GstHarness *h = colormap_new ("RGBx", "depthcolormap input=depth "
+      "colormap=grayscale range=fixed min-depth=1000 max-depth=3550");
+  GstBuffer *row = colour_row (h, values);
+
+  assert_pixel (row, &out_formats[0], 0, white);
+  assert_pixel (row, &out_formats[0], 1, white);
+  assert_pixel (row, &out_formats[0], 2, mid);
+  assert_pixel (row, &out_formats[0], 3, zero);
+  assert_pixel (row, &out_formats[0], 4, zero);
+  assert_pixel (row, &out_formats[0], 5, zero);        /* invalid */
+  gst_buffer_unref (row);
+  gst_harness_teardown (h);
+
+  h = colormap_new ("RGBx", "depthcolormap input=depth colormap=grayscale");
+  row = colour_row (h, auto_values);
+  assert_pixel (row, &out_formats[0], 0, white);
+  assert_pixel (row, &out_formats[0], 1, zero);
+  assert_pixel (row, &out_formats[0], 2, zero);
+  gst_buffer_unref (row);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* range=auto spans each frame's valid values; smoothing blends the range
  * of the previous frames in. */
 GST_START_TEST (test_auto_range)
@@ -162,6 +197,7 @@ depthcolormap_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_fixed_range);
   tcase_add_test (tc, test_known_colours);
+  tcase_add_test (tc, test_depth_input);
   tcase_add_test (tc, test_auto_range);
   return s;
 }

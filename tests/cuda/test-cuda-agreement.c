@@ -244,6 +244,14 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.threads = 1);
   VARY (p.threads = 3);
   VARY (p.threads = 7);
+  /* depth output: a rig's scale, one that clamps near (1 mm) and one that
+   * clamps far (65535), with and without hole filling */
+  VARY ((p.output = SD_OUTPUT_DEPTH, p.focal_length = 700.5f,
+          p.baseline = 120.25f));
+  VARY ((p.output = SD_OUTPUT_DEPTH, p.focal_length = 0.5f,
+          p.baseline = 1.0f, p.fill_holes = SD_FILL_HOLES_ON));
+  VARY ((p.output = SD_OUTPUT_DEPTH, p.focal_length = 5000.0f,
+          p.baseline = 600.0f, p.fill_holes = SD_FILL_HOLES_ON));
 #undef VARY
 }
 

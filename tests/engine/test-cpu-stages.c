@@ -263,12 +263,39 @@ test_fill_and_output (void)
   /* output: invalid -> 0, rows honour the output stride */
   const int16_t disp[4] = { INV, 17, 4080, 0 };
   uint16_t out[2][3];
+  SdParams p;
+  sd_params_init (&p);
   memset (out, 0xab, sizeof (out));
-  sd_cpu_to_output (disp, &out[0][0], sizeof (out[0]), 2, 2);
+  sd_cpu_to_output (&p, disp, &out[0][0], sizeof (out[0]), 2, 2);
   SD_CHECK (out[0][0] == 0 && out[0][1] == 17 && out[1][0] == 4080
       && out[1][1] == 0, "output %d %d %d %d", out[0][0], out[0][1],
       out[1][0], out[1][1]);
   SD_CHECK_INT (out[0][2], 0xabab);
+
+  /* depth: f * B / d with d = disp / 16.  f 700 px, B 120 mm: scale
+   * 700 * 120 * 16 = 1344000; disp 17 (d 1.0625) -> 1344000 / 17 =
+   * 79058.8 -> farther than 65535; 4080 (d 255) -> 329.41 -> 329; d = 0 ->
+   * infinitely far -> 65535; invalid stays 0 */
+  p.output = SD_OUTPUT_DEPTH;
+  p.focal_length = 700;
+  p.baseline = 120;
+  sd_cpu_to_output (&p, disp, &out[0][0], sizeof (out[0]), 2, 2);
+  SD_CHECK (out[0][0] == 0 && out[0][1] == 65535 && out[1][0] == 329
+      && out[1][1] == 65535, "depth %d %d %d %d", out[0][0], out[0][1],
+      out[1][0], out[1][1]);
+  /* rounding: f 10 px, B 25.5 mm: scale 4080; disp 48 -> 85 exactly, disp
+   * 4080 -> 1; f 0.5, B 1: scale 8, disp 4080 -> 0.002 -> at least 1 */
+  const int16_t near[4] = { 48, 4080, 4080, 2720 };
+  p.focal_length = 10;
+  p.baseline = 25.5f;
+  sd_cpu_to_output (&p, near, &out[0][0], sizeof (out[0]), 2, 2);
+  SD_CHECK (out[0][0] == 85 && out[0][1] == 1 && out[1][0] == 1
+      && out[1][1] == 2, "depth %d %d %d %d", out[0][0], out[0][1],
+      out[1][0], out[1][1]);
+  p.focal_length = 0.5f;
+  p.baseline = 1;
+  sd_cpu_to_output (&p, near, &out[0][0], sizeof (out[0]), 2, 2);
+  SD_CHECK_INT (out[0][1], 1);
 }
 
 int

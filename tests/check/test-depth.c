@@ -1,0 +1,109 @@
+/* stereodepth output=depth: millimetres from focal-length and baseline, the
+ * same bits as the engine's, set in any order, and an error that says what
+ * is missing. */
+#include "sd-check.h"
+
+#define W SD_CHECK_WIDTH
+#define H SD_CHECK_HEIGHT
+
+#define scene sd_check_scene
+
+/* The properties in the order given by a launch line: output first, which
+ * on its own would be incomplete, then the rig. */
+GST_START_TEST (test_depth_output)
+{
+  SdParams params;
+  SdCheckPair p;
+  guint16 *ref, *disparity;
+  GstBuffer *out;
+  GstMapInfo map;
+  gint i, valid = 0;
+
+  sd_check_params (&params);
+  disparity = sd_check_reference (&params, scene.left, scene.right, W, H);
+  params.output = SD_OUTPUT_DEPTH;
+  params.focal_length = 700.5f;
+  params.baseline = 120.25f;
+  ref = sd_check_reference (&params, scene.left, scene.right, W, H);
+
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "output", "depth");
+  g_object_set (p.element, "focal-length", 700.5f, "baseline", 120.25f,
+      NULL);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  sd_check_push_pair (&p, scene.left, scene.right, 0);
+  out = gst_harness_pull (p.left);
+  sd_check_assert_output (out, ref, W, H);
+
+  /* and it is f * B / d of the disparity output, to the millimetre */
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (i = 0; i < W * H; i++) {
+    const guint16 mm = GST_READ_UINT16_LE (map.data + 2 * i);
+
+    /* 0 is invalid in both; a valid disparity of exactly 0 (which the
+     * disparity output cannot tell from invalid) is 65535 mm, "farther" */
+    if (mm == 0)
+      fail_unless_equals_int (disparity[i], 0);
+    if (disparity[i] == 0)
+      fail_unless (mm == 0 || mm == 65535, "pixel %d: %u mm for d 0", i, mm);
+    if (disparity[i] > 0 && mm < 65535) {
+      const gdouble z = 700.5 * 120.25 / (disparity[i] / 16.0);
+
+      fail_unless (fabs (mm - z) <= 0.5 + 1e-6, "pixel %d: %u mm for %.3f",
+          i, mm, z);
+      valid++;
+    }
+  }
+  gst_buffer_unmap (out, &map);
+  fail_unless (valid > W * H / 2, "only %d pixels with a depth", valid);
+  gst_buffer_unref (out);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+  g_free (disparity);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_depth_needs_rig)
+{
+  SdCheckPair p;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  sd_check_pair_init (&p, FALSE);
+  gst_util_set_object_arg (G_OBJECT (p.element), "output", "depth");
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.left, W, H, 0));
+  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          scene.right, W, H, 0));
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "focal-length and baseline") != NULL,
+      "error: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+static Suite *
+depth_suite (void)
+{
+  Suite *s = suite_create ("stereodepth-depth");
+  TCase *tc = tcase_create ("depth");
+
+  tcase_add_checked_fixture (tc, sd_check_scene_setup,
+      sd_check_scene_teardown);
+  tcase_add_test (tc, test_depth_output);
+  tcase_add_test (tc, test_depth_needs_rig);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (depth);
