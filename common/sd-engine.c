@@ -29,6 +29,7 @@ struct SdEngine
   SdPair pairs[SD_ENGINE_MAX_IN_FLIGHT];
   int oldest;
   int in_flight;
+  SdRectification *rect;        /* the engine's copy, or NULL */
 };
 
 SdStatus
@@ -124,6 +125,7 @@ sd_engine_free (SdEngine * e)
   e->backend->destroy (e->state);
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++)
     free (e->pairs[i].done);
+  sd_rectification_free (e->rect);
   free (e);
 }
 
@@ -194,6 +196,10 @@ sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
       void *state = b->create (e->device_id, err);
       if (!state)
         return err ? err->status : SD_ERROR_BACKEND;
+      if (e->rect && b->set_rectification (state, e->rect, err) != SD_OK) {
+        b->destroy (state);
+        return err ? err->status : SD_ERROR_BACKEND;
+      }
       settle (e);
       e->backend->destroy (e->state);
       e->backend = b;
@@ -210,6 +216,41 @@ const SdParams *
 sd_engine_get_params (const SdEngine * e)
 {
   return &e->params;
+}
+
+SdStatus
+sd_engine_set_rectification (SdEngine * e, const SdRectification * rect,
+    SdError * err)
+{
+  SdRectification *copy = NULL;
+  if (rect && !(copy = sd_rectification_copy (rect)))
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory for %dx%d rectification maps", rect->width,
+        rect->height);
+  /* the pairs in flight were submitted with the old maps */
+  if (e->backend->submit)
+    settle (e);
+  SdStatus st = e->backend->set_rectification (e->state, copy, err);
+  if (st != SD_OK) {
+    /* the backend keeps none: neither does the engine */
+    e->backend->set_rectification (e->state, NULL, NULL);
+    sd_rectification_free (copy);
+    copy = NULL;
+  }
+  sd_rectification_free (e->rect);
+  e->rect = copy;
+  return st;
+}
+
+static SdStatus
+check_rectification (const SdEngine * e, const SdPlane * left, SdError * err)
+{
+  if (e->rect && (left->width != e->rect->width
+          || left->height != e->rect->height))
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the rectification maps are for %dx%d images but the pair is %dx%d",
+        e->rect->width, e->rect->height, left->width, left->height);
+  return SD_OK;
 }
 
 static bool
@@ -263,6 +304,7 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
         e->in_flight, e->in_flight == 1 ? " is" : "s are",
         e->in_flight == 1 ? "it" : "them");
   if ((st = check_pair (left, right, err)) != SD_OK
+      || (st = check_rectification (e, left, err)) != SD_OK
       || (st = check_output (out, left->width, left->height, err)) != SD_OK)
     return st;
   /* a synchronous backend writes out itself, without the pair buffer and
@@ -291,6 +333,8 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
     SdError * err)
 {
   SdStatus st = check_pair (left, right, err);
+  if (st == SD_OK)
+    st = check_rectification (e, left, err);
   if (st != SD_OK)
     return st;
   if (e->in_flight == SD_ENGINE_MAX_IN_FLIGHT)

@@ -9,6 +9,7 @@
 
 #include "sd-image.h"
 #include "sd-params.h"
+#include "sd-rectify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,11 @@ typedef struct
    * the pair's size), or drops it when out is NULL; the slot is free
    * afterwards, also on error. */
   SdStatus (*collect) (void *state, int slot, SdPlane * out, SdError * err);
+  /* Remaps every later pair through rect before anything else (NULL:
+   * pairs are used as they come).  The engine keeps rect alive and
+   * unchanged until the next call, and has no pair in flight during it. */
+  SdStatus (*set_rectification) (void *state, const SdRectification * rect,
+      SdError * err);
 } SdBackend;
 
 /* backend: "auto" (CUDA when a device is there and runs the parameters,
@@ -85,6 +91,12 @@ const char *sd_engine_backend_name (const SdEngine * engine);
 SdStatus sd_engine_set_params (SdEngine * engine, const SdParams * params,
     SdError * err);
 const SdParams *sd_engine_get_params (const SdEngine * engine);
+
+/* Rectifies every later pair with a copy of rect (undistort and rectify
+ * both views before the prefilter; sd-rectify.h), or stops with NULL.
+ * Waits for the pairs in flight first.  Pairs must then have rect's size. */
+SdStatus sd_engine_set_rectification (SdEngine * engine,
+    const SdRectification * rect, SdError * err);
 
 /* Computes the disparity of left against right into out (GRAY16, same size,
  * the output contract: 16 * d, 0 = invalid): sd_engine_submit, then

@@ -1,4 +1,5 @@
 #include "sd-image.h"
+#include "sd-message.h"
 #include "sd-png.h"
 
 #include <ctype.h>
@@ -63,17 +64,6 @@ sd_plane_to_luma (const SdPlane * src, uint8_t * dst)
   }
 }
 
-static void
-say (char *msg, size_t size, const char *fmt, ...)
-{
-  if (!msg || !size)
-    return;
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (msg, size, fmt, ap);
-  va_end (ap);
-}
-
 /* Whether a w x h image of bytes_per_pixel is one the readers accept and
  * the rest of stream f (seekable) holds its samples; says why not. */
 static bool
@@ -81,8 +71,9 @@ size_allowed (FILE * f, long w, long h, int bytes_per_pixel,
     const char *path, char *msg, size_t size)
 {
   if (w * h > SD_IMAGE_MAX_PIXELS) {
-    say (msg, size, "%s: %ldx%ld is larger than the %ld pixels accepted",
-        path, w, h, SD_IMAGE_MAX_PIXELS);
+    sd_message (msg, size,
+        "%s: %ldx%ld is larger than the %ld pixels accepted", path, w, h,
+        SD_IMAGE_MAX_PIXELS);
     return false;
   }
   const long here = ftell (f);
@@ -90,7 +81,7 @@ size_allowed (FILE * f, long w, long h, int bytes_per_pixel,
     const long end = ftell (f);
     fseek (f, here, SEEK_SET);
     if (end - here < w * h * bytes_per_pixel) {
-      say (msg, size, "%s: file ends before the last row", path);
+      sd_message (msg, size, "%s: file ends before the last row", path);
       return false;
     }
   }
@@ -185,7 +176,7 @@ read_pfm (FILE * f, bool colour, const char *path, char *msg, size_t size)
   char tok[64];
   if (!read_header_int (f, 1, 1 << 16, &w) || !read_header_int (f, 1,
           1 << 16, &h) || !read_token (f, tok, sizeof (tok))) {
-    say (msg, size, "%s: bad PFM header", path);
+    sd_message (msg, size, "%s: bad PFM header", path);
     return NULL;
   }
   double scale = atof (tok);
@@ -196,7 +187,7 @@ read_pfm (FILE * f, bool colour, const char *path, char *msg, size_t size)
   SdImage *img = sd_image_new ((int) w, (int) h, SD_PIXEL_FLOAT);
   float *line = malloc (sizeof (float) * ch * w);
   if (!img || !line) {
-    say (msg, size, "%s: out of memory", path);
+    sd_message (msg, size, "%s: out of memory", path);
     sd_image_free (img);
     free (line);
     return NULL;
@@ -204,7 +195,7 @@ read_pfm (FILE * f, bool colour, const char *path, char *msg, size_t size)
   /* PFM stores the bottom row first */
   for (long y = h - 1; y >= 0; y--) {
     if (fread (line, sizeof (float) * ch, w, f) != (size_t) w) {
-      say (msg, size, "%s: file ends before the last row", path);
+      sd_message (msg, size, "%s: file ends before the last row", path);
       sd_image_free (img);
       free (line);
       return NULL;
@@ -234,7 +225,7 @@ sd_image_read (const char *path, char *msg, size_t size)
 {
   FILE *f = fopen (path, "rb");
   if (!f) {
-    say (msg, size, "cannot open %s: %s", path, strerror (errno));
+    sd_message (msg, size, "cannot open %s: %s", path, strerror (errno));
     return NULL;
   }
   SdImage *img = sd_image_read_stream (f, path, msg, size);
@@ -255,7 +246,7 @@ sd_image_read_stream (FILE * f, const char *path, char *msg, size_t size)
     goto out;
   }
   if (!read_token (f, magic, sizeof (magic))) {
-    say (msg, size, "%s: empty or not a PNG, PNM or PFM file", path);
+    sd_message (msg, size, "%s: empty or not a PNG, PNM or PFM file", path);
     goto out;
   }
   if (!strcmp (magic, "Pf") || !strcmp (magic, "PF")) {
@@ -263,20 +254,21 @@ sd_image_read_stream (FILE * f, const char *path, char *msg, size_t size)
     goto out;
   }
   if (strcmp (magic, "P5") && strcmp (magic, "P6")) {
-    say (msg, size, "%s: '%s' files are not supported (PNG, binary P5, P6 "
-        "and PFM are)", path, magic);
+    sd_message (msg, size,
+        "%s: '%s' files are not supported (PNG, binary P5, P6 and PFM are)",
+        path, magic);
     goto out;
   }
   bool colour = magic[1] == '6';
   long w, h, maxval;
   if (!read_header_int (f, 1, 1 << 16, &w) || !read_header_int (f, 1,
           1 << 16, &h) || !read_header_int (f, 1, 65535, &maxval)) {
-    say (msg, size, "%s: bad PNM header", path);
+    sd_message (msg, size, "%s: bad PNM header", path);
     goto out;
   }
   bool wide = maxval > 255;
   if (wide && colour) {
-    say (msg, size, "%s: 16-bit colour PPM is not supported", path);
+    sd_message (msg, size, "%s: 16-bit colour PPM is not supported", path);
     goto out;
   }
   SdPixelFormat fmt = colour ? SD_PIXEL_RGB : wide ? SD_PIXEL_GRAY16 :
@@ -285,14 +277,14 @@ sd_image_read_stream (FILE * f, const char *path, char *msg, size_t size)
     goto out;
   img = sd_image_new ((int) w, (int) h, fmt);
   if (!img) {
-    say (msg, size, "%s: out of memory", path);
+    sd_message (msg, size, "%s: out of memory", path);
     goto out;
   }
   img->maxval = (int) maxval;
   for (long y = 0; y < h; y++) {
     uint8_t *row = sd_plane_row (&img->plane, (int) y);
     if (fread (row, 1, img->plane.stride, f) != img->plane.stride) {
-      say (msg, size, "%s: file ends before the last row", path);
+      sd_message (msg, size, "%s: file ends before the last row", path);
       sd_image_free (img);
       img = NULL;
       goto out;
@@ -323,7 +315,7 @@ sd_image_write (const char *path, const SdPlane * p, char *msg, size_t size)
     return sd_png_write (path, p, msg, size);
   FILE *f = fopen (path, "wb");
   if (!f) {
-    say (msg, size, "cannot write %s: %s", path, strerror (errno));
+    sd_message (msg, size, "cannot write %s: %s", path, strerror (errno));
     return false;
   }
   bool ok = true;
@@ -344,8 +336,9 @@ sd_image_write (const char *path, const SdPlane * p, char *msg, size_t size)
           host_is_little_endian ()? "-1.0" : "1.0");
       break;
     default:
-      say (msg, size, "%s: only GRAY8, GRAY16, RGB and float planes can be "
-          "written", path);
+      sd_message (msg, size,
+          "%s: only GRAY8, GRAY16, RGB and float planes can be written",
+          path);
       ok = false;
   }
   for (int i = 0; ok && i < p->height; i++) {
@@ -361,11 +354,11 @@ sd_image_write (const char *path, const SdPlane * p, char *msg, size_t size)
     }
     ok = fwrite (buf, 1, row_bytes, f) == row_bytes;
     if (!ok)
-      say (msg, size, "%s: write failed: %s", path, strerror (errno));
+      sd_message (msg, size, "%s: write failed: %s", path, strerror (errno));
   }
   free (buf);
   if (fclose (f) != 0 && ok) {
-    say (msg, size, "%s: write failed: %s", path, strerror (errno));
+    sd_message (msg, size, "%s: write failed: %s", path, strerror (errno));
     ok = false;
   }
   return ok;

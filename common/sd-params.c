@@ -1,4 +1,5 @@
 #include "sd-params.h"
+#include "sd-message.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -212,18 +213,6 @@ sd_params_fill_holes (const SdParams * p)
 }
 
 static bool
-fail (char *msg, size_t size, const char *fmt, ...)
-{
-  if (msg && size) {
-    va_list ap;
-    va_start (ap, fmt);
-    vsnprintf (msg, size, fmt, ap);
-    va_end (ap);
-  }
-  return false;
-}
-
-static bool
 enum_valid (const SdEnumEntry * entries, int value)
 {
   for (const SdEnumEntry * e = entries; e->nick; e++)
@@ -244,15 +233,15 @@ desc_validate (const SdParamDesc * d, const SdParams * p, char *msg,
     case SD_PARAM_INT:{
       const int v = *(const int *) (base + d->offset);
       if (v < d->min || v > d->max)
-        return fail (msg, size, "%s %d is out of range %g..%g%s%s%s", d->name,
-            v, d->min, d->max, open, note, close);
+        return sd_message (msg, size, "%s %d is out of range %g..%g%s%s%s",
+            d->name, v, d->min, d->max, open, note, close);
       return true;
     }
     case SD_PARAM_FLOAT:{
       const float v = *(const float *) (base + d->offset);
       /* written so that NaN fails too */
       if (!((d->above_min ? v > d->min : v >= d->min) && v <= d->max))
-        return fail (msg, size, "%s %g is out of range %s%g, %g]%s%s%s",
+        return sd_message (msg, size, "%s %g is out of range %s%g, %g]%s%s%s",
             d->name, v, d->above_min ? "(" : "[", d->min, d->max, open, note,
             close);
       return true;
@@ -260,7 +249,8 @@ desc_validate (const SdParamDesc * d, const SdParams * p, char *msg,
     case SD_PARAM_ENUM:{
       const int v = *(const int *) (base + d->offset);
       if (!enum_valid (d->entries, v))
-        return fail (msg, size, "%s %d is not one of its choices", d->name, v);
+        return sd_message (msg, size, "%s %d is not one of its choices",
+            d->name, v);
       return true;
     }
     case SD_PARAM_BOOL:
@@ -277,14 +267,15 @@ sd_params_validate (const SdParams * p, char *msg, size_t size)
       return false;
   /* the rules a range cannot say */
   if (p->rank_window % 2 == 0)
-    return fail (msg, size, "rank-window %d is not allowed: it must be odd, "
-        "in 5..15", p->rank_window);
+    return sd_message (msg, size,
+        "rank-window %d is not allowed: it must be odd, in 5..15",
+        p->rank_window);
   if (p->paths != 4 && p->paths != 8)
-    return fail (msg, size, "paths %d is not allowed: it must be 4 or 8",
+    return sd_message (msg, size, "paths %d is not allowed: it must be 4 or 8",
         p->paths);
   if (p->p1 > p->p2)
-    return fail (msg, size, "p1 %d is out of range 0..p2 (p2 is %d)", p->p1,
-        p->p2);
+    return sd_message (msg, size, "p1 %d is out of range 0..p2 (p2 is %d)",
+        p->p1, p->p2);
   return true;
 }
 
@@ -295,7 +286,8 @@ sd_params_validate_for_run (const SdParams * p, char *msg, size_t size)
     return false;
   if (p->output == SD_OUTPUT_DEPTH && (p->focal_length <= 0
           || p->baseline <= 0))
-    return fail (msg, size, "output=depth needs focal-length and baseline "
+    return sd_message (msg, size,
+        "output=depth needs focal-length and baseline "
         "(they are %g px and %g mm)", p->focal_length, p->baseline);
   return true;
 }
@@ -374,20 +366,22 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
 {
   const SdParamDesc *d = sd_param_find (name);
   if (!d)
-    return fail (msg, size, "unknown parameter '%s'", name);
+    return sd_message (msg, size, "unknown parameter '%s'", name);
   char *field = (char *) p + d->offset;
   switch (d->kind) {
     case SD_PARAM_INT:
       if (!parse_int (value, (int *) field))
-        return fail (msg, size, "%s: '%s' is not an integer", name, value);
+        return sd_message (msg, size, "%s: '%s' is not an integer", name,
+            value);
       return true;
     case SD_PARAM_FLOAT:
       if (!parse_float (value, (float *) field))
-        return fail (msg, size, "%s: '%s' is not a number", name, value);
+        return sd_message (msg, size, "%s: '%s' is not a number", name, value);
       return true;
     case SD_PARAM_BOOL:
       if (!parse_bool (value, (bool *) field))
-        return fail (msg, size, "%s: '%s' is not true or false", name, value);
+        return sd_message (msg, size, "%s: '%s' is not true or false", name,
+            value);
       return true;
     case SD_PARAM_ENUM:{
       int v;
@@ -398,7 +392,7 @@ sd_params_set_from_string (SdParams * p, const char *name, const char *value,
           if (e[1].nick)
             strncat (choices, ", ", sizeof (choices) - strlen (choices) - 1);
         }
-        return fail (msg, size, "%s: '%s' is not one of %s", name, value,
+        return sd_message (msg, size, "%s: '%s' is not one of %s", name, value,
             choices);
       }
       *(int *) field = v;

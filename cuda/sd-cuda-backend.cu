@@ -86,6 +86,10 @@ struct SdCudaPipeline
   /* their staging carved out of host_block, the rest out of dev_block */
   SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
   SdCudaTiledGraph *tiled_graph;        /* tiled-bp's launches */
+  /* rectification: both views' maps on the device (NULL: none), and the
+   * rectified luma carved out of dev_block */
+  int32_t *rect_maps;
+  uint8_t *rect_luma;
 };
 
 static SdStatus
@@ -180,6 +184,9 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   off += align_up (n * 2);
   const size_t o_right = off;
   off += align_up (n * 4);
+  const size_t o_rect = off;
+  if (s->rect_maps)
+    off += align_up (2 * n);
   const size_t dev_bytes = off;
   const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2);
   const size_t host_bytes = SD_ENGINE_MAX_IN_FLIGHT * slot_bytes;
@@ -233,6 +240,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->disp = (int16_t *) (d + o_disp);
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
   s->right_key = (uint32_t *) (d + o_right);
+  s->rect_luma = s->rect_maps ? d + o_rect : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
     uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
@@ -251,8 +259,8 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
 /* Census (when used), SGM aggregation and winner-takes-all on the
  * prefiltered images pre (left, then right).  Only enqueues. */
 static SdStatus
-enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * pre,
-    SdError * err)
+enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
+    const uint8_t * pre, SdError * err)
 {
   const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
@@ -264,7 +272,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * pre,
   b.census_right = s->census + n;
   b.image_left = pre;
   b.image_right = pre + n;
-  b.guide = s->luma;
+  b.guide = luma;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
   b.mixed_sources = s->cost_volume_mode >= 2 ? s->cost_volume_mode - 1 : 0;
@@ -299,11 +307,17 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     size_t out_pitch, SdError * err)
 {
   const int w = s->width, h = s->height;
-  const uint8_t *pre = s->luma;
+  const uint8_t *luma = s->luma;
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
+  if (s->rect_maps) {
+    CHECK (sd_cuda_rectify (s->rect_maps, s->luma, s->rect_luma, w, h,
+            s->stream), "rectifying the images");
+    luma = s->rect_luma;
+  }
+  const uint8_t *pre = luma;
   if (p->prefilter != SD_PREFILTER_NONE) {
-    CHECK (sd_cuda_prefilter (p, s->luma, s->pre, s->pre_tmp, w, h,
+    CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
             s->stream), "running the prefilter");
     pre = s->pre;
   }
@@ -325,7 +339,7 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
       CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
     }
   } else {
-    SdStatus st = enqueue_sgm (s, p, pre, err);
+    SdStatus st = enqueue_sgm (s, p, luma, pre, err);
     if (st != SD_OK)
       return st;
   }
@@ -617,6 +631,7 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
   synchronize_streams (s);
   sd_cuda_tiled_graph_free (s->tiled_graph);
   release_buffers (s);
+  cudaFree (s->rect_maps);
   destroy_events (s);
   if (s->upload != s->stream)
     cudaStreamDestroy (s->upload);
@@ -869,8 +884,43 @@ cuda_destroy (void *state)
   sd_cuda_pipeline_free ((SdCudaPipeline *) state);
 }
 
+/* The maps go to the device once, here; no pair is in flight.  The next
+ * pair carves the buffers again with room for the rectified views. */
+extern "C" SdStatus
+sd_cuda_pipeline_set_rectification (SdCudaPipeline * s,
+    const SdRectification * rect, SdError * err)
+{
+  SdStatus st = select_device (s, err);
+  if (st != SD_OK)
+    return st;
+  synchronize_streams (s);
+  cudaFree (s->rect_maps);
+  s->rect_maps = NULL;
+  s->rect_luma = NULL;
+  if (!rect)
+    return SD_OK;
+  const size_t bytes = (size_t) rect->width * rect->height * 2 *
+      sizeof (int32_t);
+  CHECK (cudaMalloc (&s->rect_maps, 2 * bytes), "allocating the "
+      "rectification maps");
+  for (int i = 0; i < 2; i++)
+    CHECK (cudaMemcpyAsync ((uint8_t *) s->rect_maps + i * bytes,
+            rect->map[i], bytes, cudaMemcpyHostToDevice, s->stream),
+        "copying the rectification maps");
+  CHECK (cudaStreamSynchronize (s->stream), "copying the rectification maps");
+  return SD_OK;
+}
+
+static SdStatus
+cuda_set_rectification (void *state, const SdRectification * rect,
+    SdError * err)
+{
+  return sd_cuda_pipeline_set_rectification ((SdCudaPipeline *) state, rect,
+      err);
+}
+
 /* No process: the engine runs a pair as submit and collect. */
 extern "C" const SdBackend sd_cuda_backend = {
   "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
-  cuda_submit, cuda_collect,
+  cuda_submit, cuda_collect, cuda_set_rectification,
 };

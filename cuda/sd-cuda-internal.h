@@ -32,6 +32,11 @@ cudaError_t sd_cuda_luma (const void *src, size_t src_pitch,
     SdPixelFormat format, uint8_t * dst, int width, int height,
     cudaStream_t stream);
 
+/* sd-cuda-rectify.cu: both views (two packed planes in raw and out) through
+ * their maps (two planes of int32 x, y pairs: sd-rectify.h). */
+cudaError_t sd_cuda_rectify (const int32_t * maps, const uint8_t * raw,
+    uint8_t * out, int width, int height, cudaStream_t stream);
+
 /* sd-cuda-prefilter.cu: params->prefilter on both images at once; src and
  * dst hold two packed planes (left, then right) of width * height bytes;
  * tmp is the same size (median then rank). */

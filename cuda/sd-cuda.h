@@ -57,6 +57,11 @@ SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,
     const SdParams * params, const SdPlane * left, const SdPlane * right,
     int warmup, int runs, SdCudaTimings * timings, SdError * err);
 
+/* Rectifies every later pair through rect (NULL: none); no pair may be in
+ * flight.  The caller keeps rect alive until the next call. */
+SdStatus sd_cuda_pipeline_set_rectification (SdCudaPipeline * pipeline,
+    const SdRectification * rect, SdError * err);
+
 /* The device's name, for reports ("" when unknown). */
 const char *sd_cuda_pipeline_device_name (const SdCudaPipeline * pipeline);
 

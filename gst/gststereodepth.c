@@ -72,6 +72,7 @@
  * ]| Live colour preview of a side-by-side stereo camera.
  */
 #include "gststereodepth.h"
+#include "gststereodepthcalib.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -161,6 +162,8 @@ enum
   PROP_TIMEOUT,
   PROP_PAIRS_IN_FLIGHT,
   PROP_INPUT_LAYOUT,
+  PROP_CALIBRATION,
+  PROP_CALIBRATION_RIGHT,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
   PROP_MEAN_PROCESS_TIME,
@@ -320,6 +323,14 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
     case PROP_INPUT_LAYOUT:
       self->input_layout = g_value_get_enum (value);
       break;
+    case PROP_CALIBRATION:
+      g_free (self->calibration);
+      self->calibration = g_value_dup_string (value);
+      break;
+    case PROP_CALIBRATION_RIGHT:
+      g_free (self->calibration_right);
+      self->calibration_right = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -362,6 +373,12 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_INPUT_LAYOUT:
       g_value_set_enum (value, self->input_layout);
+      break;
+    case PROP_CALIBRATION:
+      g_value_set_string (value, self->calibration);
+      break;
+    case PROP_CALIBRATION_RIGHT:
+      g_value_set_string (value, self->calibration_right);
       break;
     case PROP_FRAMES_PROCESSED:
       g_value_set_uint64 (value, self->frames_processed);
@@ -427,6 +444,7 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
   backend = self->backend;
   device = self->cuda_device_id;
   GST_OBJECT_UNLOCK (self);
+  gst_stereo_depth_calib_params (self, &p);
 
   if (!self->engine) {
     self->engine = sd_engine_new (sd_enum_to_nick (backend_entries, backend),
@@ -680,8 +698,13 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     if (ret != GST_FLOW_OK)
       return ret;
     g_clear_pointer (&self->engine, sd_engine_free);
+    self->engine_rect_id = 0;
   }
-  if (!gst_stereo_depth_update_engine (self))
+  if (!gst_stereo_depth_calib_prepare (self,
+          GST_VIDEO_INFO_WIDTH (&self->out_info),
+          GST_VIDEO_INFO_HEIGHT (&self->out_info))
+      || !gst_stereo_depth_update_engine (self)
+      || !gst_stereo_depth_calib_apply (self))
     return GST_FLOW_ERROR;
 
   ret = gst_buffer_pool_acquire_buffer (self->pool, &out, NULL);
@@ -1138,6 +1161,8 @@ gst_stereo_depth_start (GstAggregator * agg)
   self->frames_dropped = 0;
   self->process_time_total = 0;
   GST_OBJECT_UNLOCK (self);
+  if (!gst_stereo_depth_calib_load (self))
+    return FALSE;
   gst_stereo_depth_watch_start (self);
   return TRUE;
 }
@@ -1164,6 +1189,7 @@ gst_stereo_depth_stop (GstAggregator * agg)
    * still in flight cannot be pushed any more */
   gst_stereo_depth_discard (self);
   g_clear_pointer (&self->engine, sd_engine_free);
+  gst_stereo_depth_calib_clear (self);
   gst_stereo_depth_clear_pool (self);
   return TRUE;
 }
@@ -1185,6 +1211,9 @@ gst_stereo_depth_finalize (GObject * object)
 
   gst_stereo_depth_watch_clear (self);
   g_mutex_clear (&self->aggregate_lock);
+  gst_stereo_depth_calib_clear (self);
+  g_free (self->calibration);
+  g_free (self->calibration_right);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1256,6 +1285,25 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           "multiview-mode caps; the caps' multiview-flags say which view "
           "comes first", GST_TYPE_STEREO_DEPTH_INPUT_LAYOUT,
           DEFAULT_INPUT_LAYOUT, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CALIBRATION,
+      g_param_spec_string ("calibration", "Calibration",
+          "Stereo calibration to undistort and rectify both views with "
+          "before matching: OpenCV's stereoCalibrate + stereoRectify "
+          "output (YAML or XML: M1 D1 M2 D2 R1 R2 P1 P2), or the left "
+          "camera's ROS camera_info YAML (with calibration-right).  Read "
+          "when the element starts; a calibration made at another "
+          "resolution of the same aspect ratio is scaled.  With "
+          "output=depth its focal length and baseline (P2) replace the "
+          "focal-length and baseline properties.  NULL: the views are "
+          "taken as rectified", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_CALIBRATION_RIGHT,
+      g_param_spec_string ("calibration-right", "Right calibration",
+          "The right camera's ROS camera_info YAML, when calibration is "
+          "the left camera's (ROS lengths are metres)", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,
       g_param_spec_uint64 ("frames-processed", "Frames processed",

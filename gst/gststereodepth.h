@@ -5,6 +5,7 @@
 #include <gst/base/gstaggregator.h>
 #include <gst/video/video.h>
 
+#include "sd-calib.h"
 #include "sd-engine.h"
 #include "gststereodepthwatch.h"
 #include "gststereodepthviews.h"
@@ -55,6 +56,11 @@ struct _GstStereoDepth
   guint n_pending;
   /* a drain outside aggregate() that failed: aggregate() returns it */
   GstFlowReturn drain_flow;
+  /* the calibration read at start, its maps for the view size, and the
+   * maps' id the engine has (0: none) */
+  SdStereoCalib *calib;
+  SdRectification *rect;
+  guint64 engine_rect_id;
 
   /* Held by aggregate() and by the starvation watch while it drops frames,
    * so that the frames aggregate() peeks at stay in their pads. */
@@ -71,6 +77,8 @@ struct _GstStereoDepth
   gint pairs_in_flight;
   gint64 max_time_difference;
   gint64 timeout;
+  gchar *calibration;           /* files, read when the element starts */
+  gchar *calibration_right;
   guint64 frames_processed;
   guint64 frames_dropped;
   GstClockTime process_time_total;

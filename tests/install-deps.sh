@@ -7,7 +7,7 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  valgrind clang
+  valgrind clang libyaml-dev libglib2.0-dev
 )
 # libFuzzer's runtime has a versioned name (Debian 12's); where apt has no
 # such package the fuzz test reports itself skipped

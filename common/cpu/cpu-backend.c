@@ -16,7 +16,7 @@ typedef struct
 
 enum
 {
-  LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
+  RAW_LUMA, LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
   CENSUS_LEFT, CENSUS_RIGHT, COST, SGM_WORKSPACE,
   FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
   DISP, DISP_TMP, RIGHT_DISP, N_BUFFERS
@@ -26,6 +26,7 @@ typedef struct
 {
   Buffer buffers[N_BUFFERS];
   bool fast;                    /* the cpu backend, not the reference */
+  const SdRectification *rect;  /* the engine's, or NULL */
 } SdCpuState;
 
 /* Returns buffer id with at least size bytes, or NULL when out of memory. */
@@ -219,6 +220,36 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
 }
 
 static SdStatus
+cpu_set_rectification (void *state, const SdRectification * rect,
+    SdError * err)
+{
+  (void) err;
+  ((SdCpuState *) state)->rect = rect;
+  return SD_OK;
+}
+
+/* A view's luma, undistorted and rectified when there are maps. */
+static bool
+view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
+    int view, uint8_t * luma)
+{
+  if (!s->rect) {
+    sd_plane_to_luma (plane, luma);
+    return true;
+  }
+  const int w = plane->width, h = plane->height;
+  uint8_t *raw = reserve (s, RAW_LUMA, (size_t) w * h);
+  if (!raw)
+    return false;
+  sd_plane_to_luma (plane, raw);
+  if (s->fast)
+    sd_fast_rectify (p, s->rect->map[view], raw, luma, w, h);
+  else
+    sd_rectify_rows (s->rect->map[view], raw, luma, w, h, 0, h);
+  return true;
+}
+
+static SdStatus
 cpu_process (void *state, const SdParams * p, const SdPlane * left,
     const SdPlane * right, SdPlane * out, SdError * err)
 {
@@ -235,9 +266,9 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   int16_t *right_disp = reserve (s, RIGHT_DISP, n * sizeof (int16_t));
   bool ok = luma_left && luma_right && pre_left && pre_right && tmp && disp
       && disp_tmp && right_disp;
+  ok = ok && view_luma (s, p, left, 0, luma_left)
+      && view_luma (s, p, right, 1, luma_right);
   if (ok) {
-    sd_plane_to_luma (left, luma_left);
-    sd_plane_to_luma (right, luma_right);
     const SdRowRunner rows = s->fast ? sd_fast_rows : NULL;
     sd_cpu_prefilter (p, rows, luma_left, pre_left, tmp, w, h);
     sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
@@ -283,6 +314,7 @@ const SdBackend sd_cpu_backend = {
   .create = cpu_create,
   .process = cpu_process,
   .destroy = cpu_destroy,
+  .set_rectification = cpu_set_rectification,
 };
 
 /* The oracle the other backends are tested against. */
@@ -292,4 +324,5 @@ const SdBackend sd_reference_backend = {
   .create = reference_create,
   .process = cpu_process,
   .destroy = cpu_destroy,
+  .set_rectification = cpu_set_rectification,
 };

@@ -2,6 +2,7 @@
  * refine.c, bp.c), rows over threads: each row is the reference run on a
  * one-row image, so the values are the reference's. */
 #include "sd-fast.h"
+#include "../sd-rectify.h"
 
 void
 sd_fast_rows (const SdParams * p, SdRowFilter filter, const uint8_t * src,
@@ -53,4 +54,13 @@ sd_fast_bp_disparities (const SdParams * p, const float *belief,
       sd_cpu_bp_right_disparity (p, belief + row * p->num_disparities,
           right_disp + row, width, 1);
   }
+}
+
+void
+sd_fast_rectify (const SdParams * p, const int32_t * map,
+    const uint8_t * src, uint8_t * dst, int width, int height)
+{
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+  for (int y = 0; y < height; y++)
+    sd_rectify_rows (map, src, dst, width, height, y, y + 1);
 }

@@ -73,6 +73,9 @@ void sd_fast_rows (const SdParams * params, SdRowFilter filter,
     const uint8_t * src, uint8_t * dst, int width, int height, int window);
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
+/* sd_rectify_rows over threads, every row of one view. */
+void sd_fast_rectify (const SdParams * params, const int32_t * map,
+    const uint8_t * src, uint8_t * dst, int width, int height);
 void sd_fast_bp_data_cost (const SdParams * params, const float *left,
     const float *right, const uint64_t * census_left,
     const uint64_t * census_right, float *cost, int width, int height);

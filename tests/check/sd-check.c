@@ -1,5 +1,6 @@
 #include "sd-check.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 SdSynthPair sd_check_scene;
@@ -40,14 +41,18 @@ static GstStaticPadTemplate harness_src = GST_STATIC_PAD_TEMPLATE ("src",
 static GstStaticPadTemplate harness_sink = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
-void
-sd_check_pair_init (SdCheckPair * pair, gboolean live)
+static void
+pair_init (SdCheckPair * pair, gboolean live, const gchar * first_property,
+    va_list properties)
 {
   pair->element = gst_element_factory_make ("stereodepth", NULL);
   fail_unless (pair->element != NULL, "stereodepth is not in the registry; "
       "is GST_PLUGIN_PATH the build's gst/ folder?");
   g_object_set (pair->element, "backend", 1 /* cpu */ ,
       "num-disparities", SD_CHECK_DISPARITIES, NULL);
+  if (first_property)
+    g_object_set_valist (G_OBJECT (pair->element), first_property,
+        properties);
   pair->bus = gst_bus_new ();
   gst_element_set_bus (pair->element, pair->bus);
   /* liveness is set before the harness starts the element: answered the
@@ -66,6 +71,23 @@ sd_check_pair_init (SdCheckPair * pair, gboolean live)
   if (!live)
     g_object_set (pair->element, "latency", 10 * GST_SECOND, NULL);
   gst_object_unref (pair->element);
+}
+
+void
+sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
+    const gchar * first_property, ...)
+{
+  va_list properties;
+
+  va_start (properties, first_property);
+  pair_init (pair, live, first_property, properties);
+  va_end (properties);
+}
+
+void
+sd_check_pair_init (SdCheckPair * pair, gboolean live)
+{
+  sd_check_pair_init_with (pair, live, NULL, NULL);
 }
 
 void

@@ -37,6 +37,11 @@ typedef struct
 } SdCheckPair;
 
 void sd_check_pair_init (SdCheckPair * pair, gboolean live);
+/* The same, with properties set on the element before it starts (those
+ * read when it starts, such as calibration): NULL-terminated name/value
+ * pairs as g_object_set takes them. */
+void sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
+    const gchar * first_property, ...) G_GNUC_NULL_TERMINATED;
 void sd_check_pair_clear (SdCheckPair * pair);
 /* Sends caps (format, size, 30/1) to one side of the pair. */
 void sd_check_set_caps (GstHarness * h, const gchar * format, gint width,

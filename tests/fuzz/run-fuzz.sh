@@ -14,21 +14,24 @@ trap 'rm -rf "$work"' EXIT
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
   -D_POSIX_C_SOURCE=200809L -std=c11 -I"$root/common")
 common=("$root/common/sd-image.c" "$root/common/sd-png.c"
-  "$root/common/sd-params.c")
+  "$root/common/sd-params.c" "$root/common/sd-calib.c"
+  "$root/common/sd-message.c")
 if ! command -v clang >/dev/null || ! clang "${flags[@]}" -o "$work/probe" \
-    "$here/fuzz-params.c" "$root/common/sd-params.c" 2>"$work/probe.log"; then
+    "$here/fuzz-params.c" "$root/common/sd-params.c" \
+    "$root/common/sd-message.c" 2>"$work/probe.log"; then
   cat "$work/probe.log" 2>/dev/null
   echo "clang with libFuzzer is not here: skipped"
   exit 77
 fi
 status=0
-for target in image params; do
+for target in image params calib; do
   exe=$work/fuzz-$target
   clang "${flags[@]}" -o "$exe" "$here/fuzz-$target.c" "${common[@]}" \
-    $(pkg-config --cflags --libs libpng) -lm || exit 1
+    $(pkg-config --cflags --libs libpng yaml-0.1 glib-2.0) -lm || exit 1
   mkdir -p "$work/$target"
   cp "$here/corpus/$target/"* "$work/$target/"
-  (cd "$work" && "$exe" -max_total_time="$seconds" -timeout=10 \
+  # TMPDIR: fuzz-calib's input file goes where the trap removes it
+  (cd "$work" && TMPDIR=$work "$exe" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
       "$work/$target" > "$work/$target.log" 2>&1)
   rc=$?

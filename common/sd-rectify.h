@@ -1,0 +1,84 @@
+/* Undistort-and-rectify maps and the bilinear remap that applies them: the
+ * first stage of the pipeline when the element has a calibration.
+ *
+ * The maps are built once per calibration and size, on the host, in
+ * double; each rectified pixel stores where it comes from in the raw image
+ * in fixed point (1/256 pixel).  The remap is integer arithmetic in one
+ * inline function that the CPU and CUDA backends share, so both give the
+ * same bits. */
+#ifndef SD_RECTIFY_H
+#define SD_RECTIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sd-calib.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SD_RECTIFY_FRAC_BITS 8
+#define SD_RECTIFY_ONE (1 << SD_RECTIFY_FRAC_BITS)
+
+typedef struct
+{
+  int width, height;
+  /* per view (0 left, 1 right), per rectified pixel in raster order, the
+   * source position (x, y) in 1/256 pixel, clamped into the raw image:
+   * what falls outside reads the nearest edge pixel, as every window of the
+   * pipeline does */
+  int32_t *map[2];
+  /* the rectified pair's focal length at this size (pixels) and baseline
+   * (millimetres), for depth output; 0 where the calibration has none */
+  double focal_length, baseline;
+  /* a number no other rectification in this process has: backends that
+   * copy the maps elsewhere (the GPU) know when they changed */
+  uint64_t id;
+} SdRectification;
+
+/* Builds the maps of calib for width x height images.  A calibration made
+ * at another resolution of the same aspect ratio is scaled (intrinsics and
+ * projections, about pixel centres); another aspect ratio is an error.  A
+ * calibration that does not say its size is taken to be for this one.
+ * Returns NULL with a sentence in msg. */
+SdRectification *sd_rectification_new (const SdStereoCalib * calib,
+    int width, int height, char *msg, size_t msg_size);
+SdRectification *sd_rectification_copy (const SdRectification * rect);
+void sd_rectification_free (SdRectification * rect);
+
+/* Remaps rows y0 .. y1 - 1 of one view: dst (width x height, packed) from
+ * src (the raw view, packed) through map (that view's). */
+void sd_rectify_rows (const int32_t * map, const uint8_t * src, uint8_t * dst,
+    int width, int height, int y0, int y1);
+
+#ifdef __CUDACC__
+#define SD_RECTIFY_FN __host__ __device__ static inline
+#else
+#define SD_RECTIFY_FN static inline
+#endif
+
+/* The bilinear sample at (mx, my) in 1/256 pixel, both inside the image
+ * (the maps are clamped): the right and lower taps repeat the edge. */
+SD_RECTIFY_FN uint8_t
+sd_rectify_sample (const uint8_t * src, int width, int height, int32_t mx,
+    int32_t my)
+{
+  const int x0 = mx >> SD_RECTIFY_FRAC_BITS, y0 = my >> SD_RECTIFY_FRAC_BITS;
+  const int fx = mx & (SD_RECTIFY_ONE - 1), fy = my & (SD_RECTIFY_ONE - 1);
+  const int x1 = x0 + 1 < width ? x0 + 1 : x0;
+  const int y1 = y0 + 1 < height ? y0 + 1 : y0;
+  const uint8_t *r0 = src + (size_t) y0 * width;
+  const uint8_t *r1 = src + (size_t) y1 * width;
+  const int top = r0[x0] * (SD_RECTIFY_ONE - fx) + r0[x1] * fx;
+  const int bottom = r1[x0] * (SD_RECTIFY_ONE - fx) + r1[x1] * fx;
+  return (uint8_t) ((top * (SD_RECTIFY_ONE - fy) + bottom * fy +
+          (1 << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 *
+          SD_RECTIFY_FRAC_BITS));
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
