@@ -8,7 +8,10 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench profile" (default the first three)
+#   STEPS    any of "test sanitize bench rectify profile" (default the
+#            first three); rectify times undistort-and-rectify at 1920x1080
+#            (sd-bench with and without BIN_DIR/rig1080.yaml, written by
+#            sd-rig-calibration 1920 1080), twice each, in this call
 # Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
 #   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
 #   build-cuda/tests/engine/test-async build-cuda/tests/sd-bench .gpu/
@@ -141,6 +144,23 @@ if [[ " $STEPS " == *" bench "* ]]; then
     stages=$(sed -n 's/cuda stages (device memory, medians): //p' "$log")
     pipe=$(sed -n 's/^pipelined: \([0-9.]*\) ms a pair.*/\1/p' "$log")
     summary+=("bench $size D=$d paths=$paths p2=$p2 ${env:-default}|device $dev ms ($rate G/s), e2e $e2e ms (events), $wall ms (wall), $pipe ms a pair with two in flight (wall); $stages")
+  done
+fi
+
+if [[ " $STEPS " == *" rectify "* ]]; then
+  for run in 1 2; do
+    for calib in none "$BIN/rig1080.yaml"; do
+      log="$LOGS/rectify-$run-$(basename "$calib").log"
+      args=()
+      [ "$calib" = none ] || args=(--calibration "$calib")
+      "$BIN/sd-bench" --synthetic 1920x1080 --backend cuda \
+        --num-disparities 128 --repeat 200 --warmup 20 "${args[@]}" \
+        > "$log" 2>&1
+      line=$(grep '^cuda time' "$log")
+      dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      summary+=("rectify 1920x1080 D128 run $run $(basename "$calib")|device $dev ms, e2e $e2e ms")
+    done
   done
 fi
 
