@@ -1,12 +1,15 @@
 #!/bin/bash
 # Example: live colour preview of one stereo camera that sends both views in
 # each frame (UVC stereo modules, ZED-type cameras), side by side or one
-# above the other.  The views must be rectified (calibrated pairs).
+# above the other.  Views that are not rectified on the camera are
+# rectified by the element with calibration=FILE (OpenCV stereoRectify
+# output), which also gives depth in millimetres with output=depth.
 # usage: stereo-camera-packed.sh [DEVICE] [side-by-side|top-bottom] [property=value ...]
 #   DEVICE defaults to /dev/video0, the layout to side-by-side; WIDTH,
 #   HEIGHT and FPS in the environment pick the camera mode (default
 #   2560x720 at 30/1: two 1280x720 views side by side).
 # e.g.:  stereo-camera-packed.sh /dev/video0 side-by-side num-disparities=128
+#        stereo-camera-packed.sh /dev/video0 side-by-side calibration=rig.yaml output=depth
 # Stop with Ctrl-C.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -21,10 +24,17 @@ if [ $# -ge 1 ] && [[ $1 == side-by-side || $1 == top-bottom ]]; then
 fi
 mode="video/x-raw,width=${WIDTH:-2560},height=${HEIGHT:-720},framerate=${FPS:-30/1}"
 
+# depthcolormap colours what stereodepth outputs: disparity, or depth
+colours=disparity
+for arg in "$@"; do
+  [ "$arg" = output=depth ] && colours=depth
+done
+
 # Cameras rarely put multiview-mode in their caps, so input-layout says how
 # the frame holds the views; the element splits it without a copy.
 gst-launch-1.0 -e \
   v4l2src device="$device" ! "$mode" ! videoconvert ! \
     video/x-raw,format=GRAY8 ! queue ! \
-  stereodepth input-layout="$layout" "$@" ! depthcolormap smoothing=0.8 ! \
+  stereodepth input-layout="$layout" "$@" ! \
+    depthcolormap input="$colours" smoothing=0.8 ! \
     videoconvert ! autovideosink sync=false
