@@ -73,6 +73,7 @@
  */
 #include "gststereodepth.h"
 #include "gststereodepthcalib.h"
+#include "gststereodepthstats.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -164,6 +165,7 @@ enum
   PROP_INPUT_LAYOUT,
   PROP_CALIBRATION,
   PROP_CALIBRATION_RIGHT,
+  PROP_STATISTICS,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
   PROP_MEAN_PROCESS_TIME,
@@ -331,6 +333,9 @@ gst_stereo_depth_set_property (GObject * object, guint prop_id,
       g_free (self->calibration_right);
       self->calibration_right = g_value_dup_string (value);
       break;
+    case PROP_STATISTICS:
+      self->statistics = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -379,6 +384,9 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CALIBRATION_RIGHT:
       g_value_set_string (value, self->calibration_right);
+      break;
+    case PROP_STATISTICS:
+      g_value_set_boolean (value, self->statistics);
       break;
     case PROP_FRAMES_PROCESSED:
       g_value_set_uint64 (value, self->frames_processed);
@@ -571,6 +579,7 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   SdError err = { 0 };
   SdStatus status;
   GstClockTime start, elapsed;
+  gboolean statistics;
 
   self->n_pending--;
   memmove (&self->pending[0], &self->pending[1],
@@ -580,7 +589,14 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   gst_stereo_depth_plane (&pending.frame, &op);
   start = gst_util_get_timestamp ();
   status = sd_engine_collect (self->engine, &op, &err);
-  elapsed = gst_util_get_timestamp () - start;
+  elapsed = gst_util_get_timestamp () - start + pending.submit_time;
+  GST_OBJECT_LOCK (self);
+  statistics = self->statistics;
+  GST_OBJECT_UNLOCK (self);
+  if (status == SD_OK && statistics)
+    gst_stereo_depth_stats_post (self, &op, pending.out,
+        pending.running_time, elapsed,
+        sd_engine_get_params (self->engine)->output);
   gst_video_frame_unmap (&pending.frame);
   if (status != SD_OK) {
     gst_buffer_unref (pending.out);
@@ -588,7 +604,6 @@ gst_stereo_depth_collect (GstStereoDepth * self)
     return GST_FLOW_ERROR;
   }
 
-  elapsed += pending.submit_time;
   GST_OBJECT_LOCK (self);
   self->frames_processed++;
   self->process_time_total += elapsed;
@@ -1305,6 +1320,14 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           "the left camera's (ROS lengths are metres)", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_STATISTICS,
+      g_param_spec_boolean ("statistics", "Statistics",
+          "Post an element message \"stereodepth-statistics\" for every "
+          "output frame: timestamp, running-time, valid-share (0 to 1), "
+          "unit (pixels or millimetres, as output says), min and max of "
+          "the valid values, process-time (ns in the engine)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,
       g_param_spec_uint64 ("frames-processed", "Frames processed",
           "Pairs turned into disparity since the element started",

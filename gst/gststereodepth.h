@@ -79,6 +79,7 @@ struct _GstStereoDepth
   gint64 timeout;
   gchar *calibration;           /* files, read when the element starts */
   gchar *calibration_right;
+  gboolean statistics;          /* post a message per output frame */
   guint64 frames_processed;
   guint64 frames_dropped;
   GstClockTime process_time_total;

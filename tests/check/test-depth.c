@@ -92,6 +92,67 @@ GST_START_TEST (test_depth_needs_rig)
 
 GST_END_TEST;
 
+/* statistics=true: one element message per output frame whose numbers
+ * are those of the frame, in pixels or millimetres as output says. */
+static void
+check_statistics (const gchar * output, const gchar * unit, gdouble scale)
+{
+  SdCheckPair p;
+  GstBuffer *out;
+  GstMapInfo map;
+  GstMessage *msg;
+  const GstStructure *st;
+  guint valid = 0, lo = G_MAXUINT16, hi = 0;
+  gdouble share, min, max;
+  guint64 pts, elapsed;
+
+  sd_check_pair_init_with (&p, FALSE, "statistics", TRUE, "focal-length",
+      700.0f, "baseline", 120.0f, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "output", output);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  sd_check_push_pair (&p, scene.left, scene.right, 2 * SD_CHECK_FRAME);
+  out = gst_harness_pull (p.left);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (gint i = 0; i < W * H; i++) {
+    const guint v = GST_READ_UINT16_LE (map.data + 2 * i);
+    if (v) {
+      valid++;
+      lo = MIN (lo, v);
+      hi = MAX (hi, v);
+    }
+  }
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  fail_unless (valid > 0);
+
+  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no statistics message");
+  st = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_name (st, "stereodepth-statistics"));
+  fail_unless_equals_string (gst_structure_get_string (st, "unit"), unit);
+  fail_unless (gst_structure_get (st, "timestamp", G_TYPE_UINT64, &pts,
+          "valid-share", G_TYPE_DOUBLE, &share, "min", G_TYPE_DOUBLE, &min,
+          "max", G_TYPE_DOUBLE, &max, "process-time", G_TYPE_UINT64,
+          &elapsed, NULL));
+  fail_unless_equals_uint64 (pts, 2 * SD_CHECK_FRAME);
+  fail_unless (fabs (share - (gdouble) valid / (W * H)) < 1e-12);
+  fail_unless (min == lo / scale && max == hi / scale, "%g..%g for %u..%u",
+      min, max, lo, hi);
+  fail_unless (elapsed > 0);
+  gst_message_unref (msg);
+  sd_check_pair_clear (&p);
+}
+
+GST_START_TEST (test_statistics)
+{
+  check_statistics ("disparity", "pixels", 16.0);
+  check_statistics ("depth", "millimetres", 1.0);
+}
+
+GST_END_TEST;
+
 static Suite *
 depth_suite (void)
 {
@@ -102,6 +163,7 @@ depth_suite (void)
       sd_check_scene_teardown);
   tcase_add_test (tc, test_depth_output);
   tcase_add_test (tc, test_depth_needs_rig);
+  tcase_add_test (tc, test_statistics);
   suite_add_tcase (s, tc);
   return s;
 }
