@@ -27,6 +27,9 @@ const SdEnumEntry sd_prefilter_entries[] = {
 const SdEnumEntry sd_cost_entries[] = {
   {"census", SD_COST_CENSUS, "Hamming distance of census signatures"},
   {"ad", SD_COST_AD, "Absolute difference of the prefiltered images"},
+  {"census-ad", SD_COST_CENSUS_AD, "Three parts census Hamming distance, "
+        "one part absolute difference (truncated at 16, scaled to the "
+        "census range); tiled-bp uses its census part"},
   {NULL, 0, NULL}
 };
 
@@ -153,7 +156,7 @@ sd_params_init (SdParams * p)
   p->min_disparity = 0;
   p->prefilter = SD_PREFILTER_NONE;
   p->rank_window = 7;
-  p->cost = SD_COST_CENSUS;
+  p->cost = SD_COST_CENSUS_AD;
   p->census_window = SD_CENSUS_9X7;
   p->paths = 8;
   /* SGM: chosen on every shared set at once by tests/sweep-defaults.py
@@ -277,6 +280,19 @@ sd_params_validate (const SdParams * p, char *msg, size_t size)
     return sd_message (msg, size, "p1 %d is out of range 0..p2 (p2 is %d)",
         p->p1, p->p2);
   return true;
+}
+
+bool
+sd_params_uses_census (const SdParams * p)
+{
+  return p->cost != SD_COST_AD;
+}
+
+bool
+sd_params_blends_ad (const SdParams * p)
+{
+  return p->cost == SD_COST_CENSUS_AD
+      && p->algorithm != SD_ALGORITHM_TILED_BP;
 }
 
 bool

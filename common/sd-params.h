@@ -33,6 +33,7 @@ typedef enum
 {
   SD_COST_CENSUS,
   SD_COST_AD,                   /* absolute difference of the prefiltered images */
+  SD_COST_CENSUS_AD,            /* census plus truncated AD (sd-cost.h); BP: census */
 } SdCost;
 
 typedef enum
@@ -153,6 +154,12 @@ float sd_params_bp_disc_trunc (const SdParams * params);
 /* Whether the invalid pixels are filled: fill_holes, where auto means yes
  * for belief propagation and no for SGM. */
 bool sd_params_fill_holes (const SdParams * params);
+/* Whether params' matching cost reads census signatures (census and
+ * census-ad). */
+bool sd_params_uses_census (const SdParams * params);
+/* Whether it blends census with the absolute difference: census-ad, except
+ * under tiled-bp, which takes its census part (docs/algorithms.md). */
+bool sd_params_blends_ad (const SdParams * params);
 
 /* Looks nick up in entries; returns false when it is not there. */
 bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,

@@ -264,7 +264,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 {
   const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
-  if (p->cost == SD_COST_CENSUS)
+  if (sd_params_uses_census (p))
     CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
             s->stream), "computing census signatures");
   SdCudaSgmBuffers b;
@@ -324,7 +324,7 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
   if (p->algorithm != SD_ALGORITHM_SGM) {
     if (s->marks)
       CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
-    if (p->cost == SD_COST_CENSUS)
+    if (sd_params_uses_census (p))
       CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
               s->stream), "computing census signatures");
     if (p->algorithm == SD_ALGORITHM_HBP)

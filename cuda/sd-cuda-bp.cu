@@ -123,7 +123,7 @@ cudaError_t
 sd_cuda_bp_images (const SdParams * p, const uint8_t * images, float *smooth,
     float *tmp, int w, int h, cudaStream_t stream)
 {
-  if (p->cost == SD_COST_CENSUS)
+  if (p->cost != SD_COST_AD && !sd_params_blends_ad (p))
     return cudaSuccess;
   GaussianTaps taps;
   taps.radius = 0;

@@ -6,6 +6,7 @@
 #define SD_CUDA_BP_H
 
 #include "sd-cuda-internal.h"
+#include "sd-cost.h"
 
 /* Per-disparity arrays are (row, disparity, column), with the columns of
  * each row split by parity (the even ones, then the odd ones): rows of
@@ -26,11 +27,13 @@ sd_cuda_bp_at (int x, int y, int k, int D, int pitch)
 }
 
 /* What the data cost reads: the census signatures of the prefiltered
- * images (cost census: census_left set) or the smoothed images (cost ad). */
+ * images (cost census and census-ad: census_left set), the smoothed images
+ * (cost ad and census-ad), or both blended (census-ad). */
 typedef struct
 {
   const float *left, *right;
   const uint64_t *census_left, *census_right;
+  int blend, census_max;
   float weight, trunc;
 } SdCudaBpCost;
 
@@ -39,9 +42,11 @@ typedef struct
 __device__ __forceinline__ float
 sd_cuda_bp_data_cost (const SdCudaBpCost & c, size_t i, size_t r)
 {
-  const float raw = c.census_left ?
-      (float) __popcll (c.census_left[i] ^ c.census_right[r]) :
-      fabsf (__fsub_rn (c.left[i], c.right[r]));
+  const float ad = fabsf (__fsub_rn (c.left[i], c.right[r]));
+  const float raw = !c.census_left ? ad : c.blend ?
+      (float) sd_cost_census_ad (__popcll (c.census_left[i] ^
+          c.census_right[r]), (int) ad, c.census_max) :
+      (float) __popcll (c.census_left[i] ^ c.census_right[r]);
   return __fmul_rn (c.weight, fminf (raw, c.trunc));
 }
 
@@ -54,8 +59,10 @@ sd_cuda_bp_cost_source (const SdParams * p, const float *smooth,
   SdCudaBpCost c;
   c.left = smooth;
   c.right = smooth + npix;
-  c.census_left = p->cost == SD_COST_CENSUS ? census : NULL;
-  c.census_right = p->cost == SD_COST_CENSUS ? census + npix : NULL;
+  c.census_left = sd_params_uses_census (p) ? census : NULL;
+  c.census_right = sd_params_uses_census (p) ? census + npix : NULL;
+  c.blend = sd_params_blends_ad (p);
+  c.census_max = sd_cost_max (p);
   c.weight = p->data_weight;
   c.trunc = p->data_trunc;
   return c;
@@ -63,8 +70,8 @@ sd_cuda_bp_cost_source (const SdParams * p, const float *smooth,
 
 /* Both images (two packed GRAY8 planes) to float, smoothed with
  * params->sigma as sd_cpu_gaussian() does; smooth holds 2 w h floats, tmp
- * 2 w h more.  Only the ad data cost reads them: with census costs nothing
- * is enqueued.  Only enqueues. */
+ * 2 w h more.  Only the ad and census-ad data costs read them: with census
+ * costs nothing is enqueued.  Only enqueues. */
 cudaError_t sd_cuda_bp_images (const SdParams * params, const uint8_t *
     images, float *smooth, float *tmp, int w, int h, cudaStream_t stream);
 

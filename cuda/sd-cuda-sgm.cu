@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sd-cuda-sgm.cuh"
+#include "sd-cost.h"
 
 #define SD_SGM_WARPS 4          /* warps per block */
 #define SD_MAX_SEGMENTS 8
@@ -42,6 +43,7 @@ typedef struct
   size_t path_stride;           /* bytes from one 8-bit path volume to the next */
   int width, height, D, dmin, dp;       /* dp: disparity slots per pixel */
   int cost_kind;
+  int blend, cost_max;          /* census-ad: the census blended with AD */
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
   int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
@@ -102,6 +104,7 @@ template < int DPL > struct SdCostIn
 {
   uint64_t left;
   uint64_t right[DPL];
+  uint32_t px_left, px_right[DPL];      /* census-ad: the pixels too */
   SdBytes < DPL > cost;
   uint32_t guide;
 };
@@ -159,6 +162,21 @@ sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
       for (int j = 0; j < DPL; j++)
         in.right[j] = r[max (xr0 - LANES * j, 0)];
     }
+    if (SRC == SD_SRC_GENERIC && a.blend) {
+      in.px_left = a.image_left[pix];
+      if (all_in) {
+        /* constant offsets from one address, as the census loads */
+        const uint8_t *q = a.image_right + pix - a.dmin - g;
+#pragma unroll
+        for (int j = 0; j < DPL; j++)
+          in.px_right[j] = __ldg (q - LANES * j);
+      } else {
+        const uint8_t *r = a.image_right + (pix - x);
+#pragma unroll
+        for (int j = 0; j < DPL; j++)
+          in.px_right[j] = r[max (xr0 - LANES * j, 0)];
+      }
+    }
   } else {
     in.left = a.image_left[pix];
     const uint8_t *r = a.image_right + (pix - x);
@@ -200,6 +218,12 @@ sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in,
 #pragma unroll
     for (int j = 0; j < DPL; j++)
       v[j] = __popc ((uint32_t) (in.left ^ in.right[j]));
+  }
+  if (SRC == SD_SRC_GENERIC && a.blend) {
+#pragma unroll
+    for (int j = 0; j < DPL; j++)
+      v[j] = (uint32_t) sd_cost_census_ad ((int) v[j],
+          abs ((int) in.px_left - (int) in.px_right[j]), a.cost_max);
   }
   v[DPL] = 0;
 #pragma unroll
@@ -813,6 +837,8 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.cost_kind = p->cost == SD_COST_AD ? SD_COST_KIND_AD :
       p->census_window == SD_CENSUS_9X7 ? SD_COST_KIND_CENSUS64 :
       SD_COST_KIND_CENSUS32;
+  a.blend = sd_params_blends_ad (p);
+  a.cost_max = sd_cost_max (p);
   a.p1 = p->p1;
   a.p2 = p->p2;
   a.adaptive = p->p2_adaptive;
@@ -821,8 +847,8 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
    * instructions (two popcounts a cell for the 9x7 census), a stored
    * volume costs a byte a cell and path; mixed, the two kinds of
    * direction run side by side in the one launch */
-  int src = a.cost_kind == SD_COST_KIND_CENSUS64 ? SD_SRC_CENSUS64 :
-      SD_SRC_GENERIC;
+  int src = a.cost_kind == SD_COST_KIND_CENSUS64 && !a.blend ?
+      SD_SRC_CENSUS64 : SD_SRC_GENERIC;
   if (b->cost_volume) {
     a.volume_cost = (uint8_t *) b->cost_volume;
     sd_sgm_dispatch (D, wide, u8, src, true, a, stream);

@@ -2,6 +2,7 @@
  * the O(D) message of a truncated linear smoothness term, and the read-out
  * of beliefs into disparities. */
 #include "sd-cpu.h"
+#include "../sd-cost.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ sd_cpu_bp_data_cost (const SdParams * p, const float *left,
     const uint64_t * census_right, float *cost, int width, int height)
 {
   const int D = p->num_disparities;
+  const bool blend = sd_params_blends_ad (p);
+  const int census_max = sd_cost_max (p);
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const size_t i = (size_t) y * width + x;
@@ -71,9 +74,11 @@ sd_cpu_bp_data_cost (const SdParams * p, const float *left,
          * reaching outside do */
         const size_t r = (size_t) y * width + sd_clamp_int (x -
             p->min_disparity - k, 0, width - 1);
-        const float c = census_left ?
-            (float) __builtin_popcountll (census_left[i] ^ census_right[r]) :
-            fabsf (left[i] - right[r]);
+        const float ad = fabsf (left[i] - right[r]);
+        const float c = !census_left ? ad : blend ?
+            (float) sd_cost_census_ad (__builtin_popcountll (census_left[i] ^
+                census_right[r]), (int) ad, census_max) :
+            (float) __builtin_popcountll (census_left[i] ^ census_right[r]);
         cost[i * D + k] = p->data_weight * fminf (c, p->data_trunc);
       }
     }

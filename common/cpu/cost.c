@@ -1,6 +1,8 @@
-/* Matching costs: census signatures and their Hamming distance, or the
- * absolute difference of the prefiltered images. */
+/* Matching costs: census signatures and their Hamming distance, the
+ * absolute difference of the prefiltered images, or the two blended
+ * (census-ad, sd-cost.h). */
 #include "sd-cpu.h"
+#include "../sd-cost.h"
 
 #include <stdlib.h>
 
@@ -69,7 +71,8 @@ sd_cpu_cost_volume (const SdParams * p, const uint8_t * left,
     uint8_t * cost, int width, int height)
 {
   const int D = p->num_disparities;
-  if (p->cost == SD_COST_CENSUS) {
+  const int census_max = sd_cost_max (p);
+  if (sd_params_uses_census (p)) {
     sd_cpu_census (left, census_left, width, height, p->census_window);
     sd_cpu_census (right, census_right, width, height, p->census_window);
   }
@@ -82,9 +85,12 @@ sd_cpu_cost_volume (const SdParams * p, const uint8_t * left,
          * window reaching outside the image does */
         const size_t r = (size_t) y * width + sd_clamp_int (x -
             p->min_disparity - k, 0, width - 1);
-        c[k] = p->cost == SD_COST_CENSUS ?
-            (uint8_t) __builtin_popcountll (census_left[i] ^ census_right[r]) :
-            (uint8_t) abs ((int) left[i] - (int) right[r]);
+        const int h = sd_params_uses_census (p) ?
+            __builtin_popcountll (census_left[i] ^ census_right[r]) : 0;
+        const int ad = abs ((int) left[i] - (int) right[r]);
+        c[k] = (uint8_t) (p->cost == SD_COST_CENSUS ? h :
+            p->cost == SD_COST_AD ? ad :
+            sd_cost_census_ad (h, ad, census_max));
       }
     }
   }

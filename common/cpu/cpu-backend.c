@@ -199,15 +199,16 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
   if (!left || !right || !tmp || !data || !belief || !ws)
     return false;
   uint64_t *census_left = NULL, *census_right = NULL;
-  if (p->cost == SD_COST_CENSUS) {
+  if (sd_params_uses_census (p)) {
     census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
     census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
     if (!census_left || !census_right)
       return false;
     stages (s)->census (p, pre_left, census_left, w, h);
     stages (s)->census (p, pre_right, census_right, w, h);
-  } else {
-    /* only the ad cost reads the (smoothed) images */
+  }
+  if (p->cost == SD_COST_AD || sd_params_blends_ad (p)) {
+    /* only the ad and census-ad costs read the (smoothed) images */
     sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
     sd_cpu_gaussian (pre_right, right, tmp, w, h, p->sigma);
   }

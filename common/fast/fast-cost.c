@@ -2,6 +2,7 @@
  * over threads, and the census of a pixel whose window lies inside the
  * image read without clamping. */
 #include "sd-fast.h"
+#include "../sd-cost.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -116,7 +117,9 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
     uint8_t * cost, int width, int height)
 {
   const int D = p->num_disparities, dmin = p->min_disparity;
-  const bool is_census = p->cost == SD_COST_CENSUS;
+  const bool is_census = sd_params_uses_census (p);
+  const bool blend = p->cost == SD_COST_CENSUS_AD;
+  const int census_max = sd_cost_max (p);
   if (is_census) {
     SD_FAST (sd_fast_census) (p, left, census_left, width, height);
     SD_FAST (sd_fast_census) (p, right, census_right, width, height);
@@ -135,7 +138,20 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
               census_right[row + x - dmin - k]);
         for (int k = direct; k < D; k++)
           c[k] = (uint8_t) __builtin_popcountll (l ^ census_right[row]);
-      } else {
+      }
+      if (blend) {
+        /* a pass of its own over the Hamming distances: no popcount in
+         * it, so it runs in vectors */
+        const unsigned li = left[row + x];
+        const uint8_t *r = right + row + x - dmin;
+        for (int k = 0; k < direct; k++)
+          c[k] = (uint8_t) sd_cost_census_ad (c[k], li > r[-k] ?
+              li - r[-k] : r[-k] - li, census_max);
+        const unsigned edge = right[row];
+        const unsigned ad = li > edge ? li - edge : edge - li;
+        for (int k = direct; k < D; k++)
+          c[k] = (uint8_t) sd_cost_census_ad (c[k], ad, census_max);
+      } else if (!is_census) {
         const int l = left[row + x];
         for (int k = 0; k < direct; k++)
           c[k] = (uint8_t) abs (l - (int) right[row + x - dmin - k]);

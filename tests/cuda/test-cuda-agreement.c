@@ -263,6 +263,10 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.census_window = SD_CENSUS_CS9X7);
   VARY (p.cost = SD_COST_AD);
   VARY ((p.cost = SD_COST_AD, p.prefilter = SD_PREFILTER_RANK));
+  VARY (p.cost = SD_COST_CENSUS);
+  VARY ((p.cost = SD_COST_CENSUS, p.census_window = SD_CENSUS_5X5));
+  VARY ((p.cost = SD_COST_CENSUS_AD, p.census_window = SD_CENSUS_CS9X7,
+          p.prefilter = SD_PREFILTER_RANK));
   VARY (p.paths = 4);
   VARY ((p.paths = 4, p.cost = SD_COST_AD));
   VARY (p.p2_adaptive = true);
@@ -318,7 +322,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     p.min_disparity = rnd () % 4 == 0 ? (int) (rnd () % 40) : 0;
     p.prefilter = (SdPrefilter) (rnd () % 5);
     p.rank_window = 5 + 2 * (rnd () % 6);
-    p.cost = rnd () % 4 == 0 ? SD_COST_AD : SD_COST_CENSUS;
+    p.cost = (SdCost) (rnd () % 3);
     p.census_window = (SdCensusWindow) (rnd () % 3);
     p.paths = rnd () % 2 ? 8 : 4;
     p.p2 = 1 + rnd () % (rnd () % 2 ? 250 : 4095);

@@ -33,12 +33,13 @@ test_cost_volume (const SdCpuStages * st)
       left[i] = (uint8_t) (rand () % 7 * 40);
       right[i] = (uint8_t) (rand () % 7 * 40);
     }
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < 7; c++) {
       SdParams p;
       sd_params_init (&p);
       p.num_disparities = 16 + c;
-      p.min_disparity = c;
-      p.cost = c == 3 ? SD_COST_AD : SD_COST_CENSUS;
+      p.min_disparity = c % 4;
+      p.cost = c == 3 ? SD_COST_AD : c < 3 ? SD_COST_CENSUS :
+          SD_COST_CENSUS_AD;
       p.census_window = windows[c % 3];
       const size_t bytes = n * p.num_disparities;
       uint64_t *cl[2], *cr[2];
@@ -50,7 +51,7 @@ test_cost_volume (const SdCpuStages * st)
       }
       sd_cpu_cost_volume (&p, left, right, cl[0], cr[0], cost[0], w, h);
       st->cost_volume (&p, left, right, cl[1], cr[1], cost[1], w, h);
-      if (p.cost == SD_COST_CENSUS)
+      if (sd_params_uses_census (&p))
         SD_CHECK (!memcmp (cl[0], cl[1], n * sizeof (uint64_t))
             && !memcmp (cr[0], cr[1], n * sizeof (uint64_t)),
             "census %d of %dx%d differs", (int) p.census_window, w, h);

@@ -64,10 +64,28 @@ test_data_cost (void)
   const uint64_t census_left[3] = { 0xf, 0x0, 0x3 };
   const uint64_t census_right[3] = { 0x0, 0x1, 0x7 };
   p.data_trunc = 3;
+  p.cost = SD_COST_CENSUS;
   sd_cpu_bp_data_cost (&p, left, right, census_left, census_right, cost, 3,
       1);
   check_floats (cost, (const float[6]) {
       1.5f, 1.5f, 0.5f, 0, 0.5f, 0.5f}, 6, "census data cost");
+  /* census-ad (9x7: census range 62), untruncated: (3 h + min(AD, 16) *
+   * 62 / 16 + 2) >> 2: x0: h 4, AD 40 -> (12 + 62 + 2) >> 2 = 19 for both;
+   * x1: h 1, AD 20 -> 16; h 0, AD 0 -> 0; x2: h 1, AD 20 -> 16; h 1, AD 0
+   * -> 1; times 0.5 */
+  p.cost = SD_COST_CENSUS_AD;
+  p.data_trunc = 100;
+  sd_cpu_bp_data_cost (&p, left, right, census_left, census_right, cost, 3,
+      1);
+  check_floats (cost, (const float[6]) {
+      9.5f, 9.5f, 8, 0, 8, 0.5f}, 6, "census-ad data cost");
+  /* tiled-bp takes its census part */
+  p.algorithm = SD_ALGORITHM_TILED_BP;
+  p.data_trunc = 3;
+  sd_cpu_bp_data_cost (&p, left, right, census_left, census_right, cost, 3,
+      1);
+  check_floats (cost, (const float[6]) {
+      1.5f, 1.5f, 0.5f, 0, 0.5f, 0.5f}, 6, "tiled-bp census-ad data cost");
 }
 
 static void
