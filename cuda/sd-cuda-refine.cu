@@ -96,11 +96,12 @@ sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
       dst[x] = sd_output_value (src[x], depth_scale);
     return;
   }
-  /* before: the last valid value at or left of x (carried across chunks) */
+  /* before: the last valid value at or left of x (carried across chunks);
+   * a disparity of 0 is a hole, as sd_cpu_fill_holes() says */
   int carry = SD_DISP_INVALID;
   for (int x0 = 0; x0 < width; x0 += 32) {
     const int x = x0 + lane;
-    const int v = x < width ? src[x] : SD_DISP_INVALID;
+    const int v = x < width && src[x] != 0 ? src[x] : SD_DISP_INVALID;
     const unsigned valid = __ballot_sync (0xffffffffu, v != SD_DISP_INVALID);
     const unsigned upto = valid & (0xffffffffu >> (31 - lane));
     const int src_lane = upto ? 31 - __clz (upto) : 0;
@@ -116,7 +117,7 @@ sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
   const int last0 = (width - 1) & ~31;
   for (int x0 = last0; x0 >= 0; x0 -= 32) {
     const int x = x0 + lane;
-    const int v = x < width ? src[x] : SD_DISP_INVALID;
+    const int v = x < width && src[x] != 0 ? src[x] : SD_DISP_INVALID;
     const unsigned valid = __ballot_sync (0xffffffffu, v != SD_DISP_INVALID);
     const unsigned from_here = valid & (0xffffffffu << lane);
     const int src_lane = from_here ? __ffs (from_here) - 1 : 0;

@@ -145,6 +145,9 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
 void
 sd_cpu_fill_holes (int16_t * disp, int width, int height)
 {
+  for (size_t i = 0; i < (size_t) width * height; i++)
+    if (disp[i] == 0)
+      disp[i] = SD_DISP_INVALID;
   for (int y = 0; y < height; y++) {
     int16_t *row = disp + (size_t) y * width;
     int x = 0;

@@ -111,7 +111,9 @@ void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
 int16_t sd_cpu_median_at (const int16_t * src, int width, int height, int x,
     int y);
 /* Fills each run of invalid pixels in a row with the smaller (background)
- * of the two valid values that bound it, or the one bound that exists. */
+ * of the two valid values that bound it, or the one bound that exists.  A
+ * disparity of exactly 0 counts as a hole: the output cannot tell it from
+ * one, so filling from it would leave holes in a map meant to have none. */
 void sd_cpu_fill_holes (int16_t * disp, int width, int height);
 /* bp.c: pieces shared by the belief propagation methods */
 #define SD_GAUSSIAN_MAX_RADIUS 40       /* ceil (4 * the largest sigma) */

@@ -259,6 +259,18 @@ test_fill_and_output (void)
   sd_cpu_fill_holes (empty, 4, 1);
   for (int i = 0; i < 4; i++)
     SD_CHECK_INT (empty[i], INV);
+  /* a disparity of 0 reads as a hole: it is filled, and fills nothing
+   * (else its run would be written as 0, a hole again) */
+  int16_t zeros[7] = { 0, INV, INV, 64, 0, INV, 16 };
+  const int16_t zeros_filled[7] = { 64, 64, 64, 64, 16, 16, 16 };
+  sd_cpu_fill_holes (zeros, 7, 1);
+  SD_CHECK (memcmp (zeros, zeros_filled, sizeof (zeros)) == 0,
+      "zeros filled %d %d %d %d %d %d %d", zeros[0], zeros[1], zeros[2],
+      zeros[3], zeros[4], zeros[5], zeros[6]);
+  int16_t only_zeros[3] = { 0, INV, 0 };
+  sd_cpu_fill_holes (only_zeros, 3, 1);
+  for (int i = 0; i < 3; i++)
+    SD_CHECK_INT (only_zeros[i], INV);
 
   /* output: invalid -> 0, rows honour the output stride */
   const int16_t disp[4] = { INV, 17, 4080, 0 };
