@@ -1,8 +1,9 @@
 /* stereodepth calibration=FILE: a synthetic rig (known intrinsics,
  * distortion, rotation and baseline) renders two distorted, unrectified
  * views of known planes; through the element with the rig's OpenCV YAML
- * file and output=depth, the planes come out at their depth.  And the
- * errors a user meets: a file that is not there, a ROS right file without
+ * file and output=depth, the planes come out at their depth; both views in
+ * one side-by-side frame give the same bits as two pads.  And the errors a
+ * user meets: a file that is not there, a ROS right file without
  * its left one, a calibration of another aspect ratio. */
 #include <glib/gstdio.h>
 #include <math.h>
@@ -79,10 +80,33 @@ interior (const Rig * rig, gint u, gint v, gdouble z)
   return TRUE;
 }
 
+/* The rig's output (output=disparity or depth) for its raw views on two
+ * pads. */
+static GstBuffer *
+rig_output_two_pads (const Rig * rig, const gchar * output)
+{
+  SdCheckPair p;
+  GstBuffer *out;
+
+  sd_check_pair_init_with (&p, FALSE, "calibration", rig->path,
+      "num-disparities", DISPARITIES, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "output", output);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  fail_unless_equals_int (gst_harness_push (p.left,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig->raw[0], W, H, 0)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (p.right,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig->raw[1], W, H, 0)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (p.left);
+  sd_check_pair_clear (&p);
+  return out;
+}
+
 GST_START_TEST (test_rig_depth)
 {
   Rig rig;
-  SdCheckPair p;
   GstBuffer *out;
   GstMapInfo map;
   gint n = 0, within = 0, valid = 0;
@@ -90,18 +114,7 @@ GST_START_TEST (test_rig_depth)
   GArray *errors = g_array_new (FALSE, FALSE, sizeof (gdouble));
 
   rig_setup (&rig);
-  sd_check_pair_init_with (&p, FALSE, "calibration", rig.path,
-      "num-disparities", DISPARITIES, NULL);
-  gst_util_set_object_arg (G_OBJECT (p.element), "output", "depth");
-  sd_check_set_caps (p.left, "GRAY8", W, H);
-  sd_check_set_caps (p.right, "GRAY8", W, H);
-  fail_unless_equals_int (gst_harness_push (p.left,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig.raw[0], W, H, 0)),
-      GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (p.right,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig.raw[1], W, H, 0)),
-      GST_FLOW_OK);
-  out = gst_harness_pull (p.left);
+  out = rig_output_two_pads (&rig, "depth");
   fail_unless (out != NULL);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
 
@@ -142,7 +155,60 @@ GST_START_TEST (test_rig_depth)
       within, valid);
   fail_unless (median <= 0.01, "median error %.3f %%", 100 * median);
   g_array_unref (errors);
-  sd_check_pair_clear (&p);
+  rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* The same with both views in one side-by-side frame on sink_left: views
+ * of that frame, then rectified. */
+static GstBuffer *
+rig_output_packed (const Rig * rig)
+{
+  GstElement *e = gst_element_factory_make ("stereodepth", NULL);
+  guint8 *frame = g_malloc ((gsize) 2 * W * H);
+  GstHarness *h;
+  GstBuffer *out;
+
+  g_object_set (e, "backend", 1 /* cpu */ , "num-disparities", DISPARITIES,
+      "calibration", rig->path, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "input-layout", "side-by-side");
+  h = gst_harness_new_with_element (e, "sink_left", "src");
+  gst_object_unref (e);
+  for (gint y = 0; y < H; y++) {
+    memcpy (frame + (gsize) y * 2 * W, rig->raw[0] + (gsize) y * W, W);
+    memcpy (frame + (gsize) y * 2 * W + W, rig->raw[1] + (gsize) y * W, W);
+  }
+  sd_check_set_caps (h, "GRAY8", 2 * W, H);
+  fail_unless_equals_int (gst_harness_push (h,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, frame, 2 * W, H, 0)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  gst_harness_teardown (h);
+  g_free (frame);
+  return out;
+}
+
+/* Both views in one stream are rectified the same: the same bits. */
+GST_START_TEST (test_rig_packed)
+{
+  Rig rig;
+  GstBuffer *two, *one;
+  GstMapInfo a, b;
+
+  rig_setup (&rig);
+  two = rig_output_two_pads (&rig, "disparity");
+  one = rig_output_packed (&rig);
+  fail_unless (two != NULL && one != NULL);
+  fail_unless (gst_buffer_map (two, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (one, &b, GST_MAP_READ));
+  fail_unless_equals_uint64 (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0,
+      "packed and two-pad rectified outputs differ");
+  gst_buffer_unmap (two, &a);
+  gst_buffer_unmap (one, &b);
+  gst_buffer_unref (two);
+  gst_buffer_unref (one);
   rig_clear (&rig);
 }
 
@@ -218,6 +284,7 @@ calib_suite (void)
   TCase *tc = tcase_create ("calibration");
 
   tcase_add_test (tc, test_rig_depth);
+  tcase_add_test (tc, test_rig_packed);
   tcase_add_test (tc, test_calibration_errors);
   suite_add_tcase (s, tc);
   return s;
