@@ -16,17 +16,6 @@
 #include "sd-cuda-tiledbp.h"
 #include "sd-cuda-internal.h"
 
-/* Where the paths get their costs (docs/performance.md): stored once in a
- * cost volume that every path reads, one more byte a cell and path moved.
- * Computing the 9x7 census costs in each path instead costs two popcounts
- * a cell and a chain of cache reads per step, and measured slower on an
- * H100 at every size; so did giving only the diagonals the volume. */
-static int
-cost_volume_default (const SdParams * p)
-{
-  (void) p;
-  return 1;
-}
 
 /* One pair in flight: its planes and its disparity on the host (pinned)
  * and on the device, and the events that order its copies, which run on
@@ -51,20 +40,11 @@ struct SdCudaPipeline
   char device_name[256];
   cudaStream_t stream;          /* the kernels */
   /* the copies of the slots, so that they overlap the kernels of the other
-   * slot; both are stream itself with SD_CUDA_COPY_STREAMS=0 */
+   * slot */
   cudaStream_t upload, download;
   cudaEvent_t ev[2];
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
-  bool use_cost_volume;         /* store the matching costs once (else
-                                 * each path computes them) */
-  int cost_volume_mode;         /* 0: none, 1: every path reads it, 2: the
-                                 * diagonals read it, 3: all but the
-                                 * horizontal directions */
-  int cost_volume_env;          /* -1, or SD_CUDA_COST_VOLUME's 0 .. 3 */
-  int deep_reads;               /* SD_CUDA_DEEP_READS 0 or 1, or -1 */
-  int fuse_wta;                 /* SD_CUDA_FUSED_WTA=1 */
-  int wide;                     /* SD_CUDA_WIDE=1 */
   /* the size the buffers are carved for */
   int width, height;
 
@@ -156,9 +136,6 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, h) :
       p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
       h) : sd_cuda_tiled_bp_workspace_bytes (p, w, h);
-  s->cost_volume_mode = s->cost_volume_env >= 0 ? s->cost_volume_env :
-      cost_volume_default (p);
-  s->use_cost_volume = sgm && s->cost_volume_mode != 0;
   /* the slots come first: their place depends on the size alone, so a
    * pair in flight keeps its buffers (its download may still run) when the
    * next pair's parameters move the others */
@@ -176,7 +153,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   const size_t o_volume = off;
   off += align_up (volume);
   const size_t o_cost = off;
-  if (s->use_cost_volume)
+  if (sgm)
     off += align_up (sd_cuda_cost_volume_bytes (p, w, h));
   const size_t o_disp = off;
   off += align_up (n * 2);
@@ -236,7 +213,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->pre_tmp = d + o_tmp;
   s->census = (uint64_t *) (d + o_census);
   s->volume = d + o_volume;
-  s->cost_volume = s->use_cost_volume ? d + o_cost : NULL;
+  s->cost_volume = sgm ? d + o_cost : NULL;
   s->disp = (int16_t *) (d + o_disp);
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
   s->right_key = (uint32_t *) (d + o_right);
@@ -275,15 +252,10 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   b.guide = luma;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
-  b.mixed_sources = s->cost_volume_mode >= 2 ? s->cost_volume_mode - 1 : 0;
   /* twelve steps of reads in flight pay up to 128 disparities; with 256
    * the registers they take cost more occupancy than they give (run 7),
    * and eight do best there (run 24) */
-  b.deep_reads = s->deep_reads >= 0 ? s->deep_reads :
-      p->num_disparities <= 128;
-  b.wide = s->wide;
-  b.fuse_wta = s->fuse_wta != 0
-      && sd_cuda_sgm_fuses_wta (p, s->cost_volume != NULL);
+  b.deep_reads = p->num_disparities <= 128;
   b.disp = s->disp;
   b.right_key = s->right_key;
   b.width = w;
@@ -293,8 +265,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
-  if (!b.fuse_wta)
-    CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
+  CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
   return SD_OK;
@@ -505,17 +476,15 @@ enqueue_device (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
   return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride, err);
 }
 
-/* The streams of the copies: their own, or with SD_CUDA_COPY_STREAMS=0 (to
- * measure what they gain) the kernels' stream. */
+/* The streams of the copies, apart from the kernels' (copies on the
+ * kernels' stream took the element's 1080p rate from 315 to 302 pairs/s:
+ * docs/performance.md). */
 static cudaError_t
 create_copy_streams (SdCudaPipeline * s)
 {
-  const char *env = getenv ("SD_CUDA_COPY_STREAMS");
   cudaStream_t up, down;
   cudaError_t e;
   s->upload = s->download = s->stream;
-  if (env && *env == '0')
-    return cudaSuccess;
   if ((e = cudaStreamCreateWithFlags (&up, cudaStreamNonBlocking))
       != cudaSuccess)
     return e;
@@ -584,17 +553,6 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     return NULL;
   }
   s->device = device_id;
-  /* SD_CUDA_COST_VOLUME=1|0 overrides the choice (for measurements) */
-  const char *cv = getenv ("SD_CUDA_COST_VOLUME");
-  s->cost_volume_env = cv && *cv >= '0' && *cv <= '3' ? *cv - '0' : -1;
-  const char *deep = getenv ("SD_CUDA_DEEP_READS");
-  s->deep_reads = deep && (*deep == '0' || *deep == '1') ? *deep - '0' : -1;
-  /* measured slower (docs/performance.md): one warp a row is latency-bound
-   * even at 3840x2160, so it stays off unless asked for */
-  const char *wide = getenv ("SD_CUDA_WIDE");
-  s->wide = wide && *wide == '1';
-  const char *fuse = getenv ("SD_CUDA_FUSED_WTA");
-  s->fuse_wta = fuse && *fuse == '1';
   cudaDeviceProp prop;
   if ((e = cudaSetDevice (device_id)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
@@ -818,7 +776,6 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
   t->eight_bit = sd_cuda_sgm_uses_8bit (p);
-  t->cost_volume = s->cost_volume_mode;
 
 done:
   synchronize_streams (s);

@@ -59,19 +59,8 @@ typedef struct
   const uint8_t *image_left, *image_right;      /* AD cost (prefiltered) */
   const uint8_t *guide;         /* left luma, for the adaptive P2 */
   void *volume;
-  void *cost_volume;            /* NULL: costs computed on the fly; else
-                                 * sd_cuda_cost_volume_bytes() of scratch */
-  int mixed_sources;            /* with cost_volume: 1: only the diagonals
-                                 * read it; 2: all but the horizontal
-                                 * directions */
-  int deep_reads;               /* with cost_volume: twice the reads in
-                                 * flight per scanline */
-  int wide;                     /* with cost_volume, above 128 disparities:
-                                 * 16 lanes of 16 slots, not 32 of 8 */
-  int fuse_wta;                 /* where sd_cuda_sgm_fuses_wta(): the last
-                                 * direction does winner-takes-all, fills
-                                 * disp and right_key, and sd_cuda_wta is
-                                 * not run */
+  void *cost_volume;            /* sd_cuda_cost_volume_bytes() of scratch */
+  int deep_reads;               /* more reads of it in flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */
@@ -86,9 +75,6 @@ size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
     int height);
 size_t sd_cuda_cost_volume_bytes (const SdParams * params, int width,
     int height);
-/* Whether sd_cuda_sgm can fuse winner-takes-all into its last direction
- * for these parameters (given a cost volume or not). */
-int sd_cuda_sgm_fuses_wta (const SdParams * params, int cost_volume);
 cudaError_t sd_cuda_sgm (const SdParams * params,
     const SdCudaSgmBuffers * b, const SdCudaDeviceInfo * info,
     cudaStream_t stream);

@@ -7,10 +7,12 @@
  * way per register), min over k of the previous cell is a group
  * reduction.
  *
- * The matching cost is computed where it is used, from the census
- * signatures (or the prefiltered pixels for AD): a stored cost volume would
- * be read once per path.  A disparity that points left of the right image
- * reads the right row's first pixel, as the reference does.
+ * The matching costs are computed once, by the cost volume's kernel, into
+ * an 8-bit volume in the paths' layout, and every path reads it (computing
+ * the 9x7 census costs in each path instead, or in some of them, measured
+ * slower on the H100: docs/performance.md).  A disparity that points left
+ * of the right image reads the right row's first pixel, as the reference
+ * does.
  *
  * Storage.  When every path cost fits in 8 bits (sd_cost_max + P2 <= 255:
  * census windows with the usual penalties), each direction writes its own
@@ -46,12 +48,6 @@ typedef struct
   int blend, cost_max;          /* census-ad: the census blended with AD */
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
-  int seg_volume;               /* SD_SRC_MIXED: bit s set, segment s reads
-                                 * the cost volume */
-  /* the fused last direction (sd_sgm_row_kernel) */
-  int16_t *disp;
-  uint32_t *right_key;
-  int uniqueness, subpixel, lr;
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
    * direction dir[s] and write volume slot s */
   int n_segments;
@@ -84,14 +80,14 @@ sd_direction_lines (int dir, int w, int h)
 
 /* ---- the matching cost -------------------------------------------------- */
 
-/* Where the matching cost comes from (a template parameter). */
+/* Where the matching cost comes from (a template parameter): the cost
+ * volume's kernel computes it, the paths read the volume. */
 enum
 {
   SD_SRC_CENSUS64,              /* 9x7 census, computed here */
-  SD_SRC_GENERIC,               /* 32-bit census or AD (a.cost_kind), here */
-  SD_SRC_VOLUME,                /* an 8-bit cost volume (sd_cost_volume_kernel) */
-  SD_SRC_MIXED,                 /* per direction: the volume or 9x7 census */
-  SD_SRC_VOLUME_DEEP,           /* the volume, twice the reads in flight */
+  SD_SRC_GENERIC,               /* 32-bit census, AD or census-ad (a.cost_kind) */
+  SD_SRC_VOLUME,                /* the 8-bit cost volume */
+  SD_SRC_VOLUME_DEEP,           /* the volume, more reads in flight */
 };
 
 /* The cost volume's sources read it and nothing else. */
@@ -371,8 +367,7 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
    * 8-bit paths above 128 disparities (SD_SRC_VOLUME), 8 measured best: 4,
    * 6 and 7 took 5 to 7 % longer at 3840x2160/256, 12 13 % longer, 10 the
    * same as 8 (docs/performance.md, run 24) */
-  const int RING = SRC == SD_SRC_VOLUME_DEEP ? (U8 ? 12 : 6) :
-      SRC == SD_SRC_VOLUME ? (U8 ? 8 : 3) : 2;
+  const int RING = SRC == SD_SRC_VOLUME_DEEP ? (U8 ? 12 : 6) : (U8 ? 8 : 3);
   In ring[RING];
 #pragma unroll
   for (int r = 0; r < RING; r++)
@@ -465,225 +460,8 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     len = min (dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
   }
 
-  if (SRC == SD_SRC_MIXED) {
-    if ((a.seg_volume >> seg) & 1)
-      sd_path_sweep < LANES, DPL, U8, SD_SRC_VOLUME > (a, seg, x, y, len, dx,
-          dy, g, gmask);
-    else
-      sd_path_sweep < LANES, DPL, U8, SD_SRC_CENSUS64 > (a, seg, x, y, len,
-          dx, dy, g, gmask);
-  } else {
-    sd_path_sweep < LANES, DPL, U8, SRC > (a, seg, x, y, len, dx, dy, g,
-        gmask);
-  }
-}
-
-/* ---- the last direction fused with winner-takes-all ---------------------- */
-
-/* Above 128 disparities (32 lanes a scanline) the left-to-right direction
- * can be summed with the other directions' volumes and given its winner
- * without its own volume ever going through memory: one block per row, one
- * producer warp sweeps the row (the dependency chain) and leaves each
- * chunk of SD_ROW_CHUNK pixels' path costs in shared memory; seven consumer
- * warps add the other volumes (the reads of a warp's next pixel in flight
- * while it works on one), pick the winner of each pixel, and keep the
- * right image's disparity as a running minimum of (sum << 8 | k) per right
- * pixel in shared memory.  Three chunk buffers let the producer run one
- * chunk ahead of the consumers' two phases; one barrier per chunk. */
-#define SD_ROW_CHUNK 16          /* four blocks an SM fit */
-#define SD_ROW_CONSUMERS 7
-#define SD_ROW_RING 512         /* right pixels in flight: >= 256 + chunk */
-
-template < int NS > __global__ void
-__launch_bounds__ (32 * (1 + SD_ROW_CONSUMERS), 4)
-sd_sgm_row_kernel (const SdSgmArgs a)
-{
-  const int DPL = 8, NP = 4;
-  const int WORDS = NP * 32;    /* u32 words of one pixel in a buffer */
-  __shared__ uint32_t buf[3][SD_ROW_CHUNK * WORDS];
-  __shared__ uint32_t rkey[SD_ROW_RING];
-  /* the producer's costs and guide pixels, staged by the consumers one
-   * chunk ahead, so that its chain never waits for device memory */
-  __shared__ uint2 cbuf[2][SD_ROW_CHUNK * 32];
-  __shared__ uint8_t gbuf[2][SD_ROW_CHUNK];
-  const int lane = threadIdx.x & 31;
-  const int warp = threadIdx.x >> 5;
-  const int y = blockIdx.x;
-  const int w = a.width, D = a.D, dmin = a.dmin;
-  const size_t row = (size_t) y * w;
-  const int chunks = (w + SD_ROW_CHUNK - 1) / SD_ROW_CHUNK;
-
-  if (a.lr) {
-    /* right pixels with no left partner inside the image */
-    for (int xr = max (0, w - dmin) + (int) threadIdx.x; xr < w;
-        xr += blockDim.x)
-      a.right_key[row + xr] = SD_FULL_MASK;
-  }
-
-  /* the producer's path state */
-  uint32_t keep[NP], P[NP];
-  sd_lane_masks < 32, DPL > (D, lane, keep);
-#pragma unroll
-  for (int p = 0; p < NP; p++)
-    P[p] = SD_SENT2 & ~keep[p];
-  uint32_t min_prev = 0, g_prev = 0;
-  const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
-  /* consumers: stage chunk cc's costs and guide pixels into buffer cc & 1 */
-  auto stage =[&](int cc) {
-    if (cc >= chunks)
-      return;
-    const int x0 = cc * SD_ROW_CHUNK;
-    const int n = min (SD_ROW_CHUNK, w - x0);
-    for (int i = warp - 1; i < n; i += SD_ROW_CONSUMERS)
-      cbuf[cc & 1][i * 32 + lane] = *(const uint2 *) (a.cost +
-          (row + x0 + i) * a.dp + lane * DPL);
-    for (int i = (int) threadIdx.x - 32; i < n; i += 32 * SD_ROW_CONSUMERS)
-      gbuf[cc & 1][i] = a.guide[row + x0 + i];
-  };
-  if (warp != 0)
-    stage (0);
-  __syncthreads ();
-  if (warp == 0)
-    g_prev = gbuf[0][0];
-
-  for (int c = 0; c < chunks + 2; c++) {
-    if (warp == 0) {
-      /* producer: chunk c's path costs into buf[c % 3] */
-      if (c < chunks) {
-        uint32_t *out = buf[c % 3];
-        const int x0 = c * SD_ROW_CHUNK;
-        const int n = min (SD_ROW_CHUNK, w - x0);
-        const uint2 *cb = cbuf[c & 1];
-        const uint8_t *gb = gbuf[c & 1];
-        for (int i0 = 0; i0 < n; i0 += 4) {
-#pragma unroll
-          for (int r = 0; r < 4; r++) {
-            if (i0 + r < n) {
-              SdCostIn < DPL > in;
-              const uint2 cv = cb[(i0 + r) * 32 + lane];
-              in.cost.w[0] = cv.x;
-              in.cost.w[1] = cv.y;
-              uint32_t cc[NP];
-              sd_cost_compute < DPL, SD_SRC_VOLUME > (a, in, cc);
-              const uint32_t gv = gb[i0 + r];
-              const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
-              g_prev = gv;
-              min_prev = sd_path_step < 32, DPL > (P, min_prev, cc, p1x2, p2,
-                  keep, lane, SD_FULL_MASK);
-#pragma unroll
-              for (int p = 0; p < NP; p++)
-                out[(i0 + r) * WORDS + p * 32 + lane] = P[p];
-            }
-          }
-        }
-      }
-    } else {
-      const int cw = warp - 1;
-      /* consumers, phase 0: the producer's next chunk */
-      stage (c + 1);
-      /* consumers, phase 1: chunk c - 1's sums and winners */
-      const int c1 = c - 1;
-      if (c1 >= 0 && c1 < chunks) {
-        uint32_t *S_buf = buf[c1 % 3];
-        const int x0 = c1 * SD_ROW_CHUNK;
-        const int n = min (SD_ROW_CHUNK, w - x0);
-        SdBytes < DPL > nb[NS];
-        auto fetch =[&](int i) {
-          const size_t cell = (row + x0 + min (i, n - 1)) * a.dp + lane * DPL;
-#pragma unroll
-          for (int s = 0; s < NS; s++)
-            nb[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
-        };
-        fetch (cw);
-        for (int i = cw; i < n; i += SD_ROW_CONSUMERS) {
-          const int x = x0 + i;
-          SdBytes < DPL > b[NS];
-#pragma unroll
-          for (int s = 0; s < NS; s++)
-            b[s] = nb[s];
-          if (i + SD_ROW_CONSUMERS < n)
-            fetch (i + SD_ROW_CONSUMERS);
-          uint32_t S[NP];
-#pragma unroll
-          for (int p = 0; p < NP; p++)
-            S[p] = S_buf[i * WORDS + p * 32 + lane];
-#pragma unroll
-          for (int s = 0; s < NS; s++)
-            sd_add_u8 < DPL > (S, b[s]);
-          uint32_t keys[DPL], key = SD_FULL_MASK;
-#pragma unroll
-          for (int j = 0; j < DPL; j++) {
-            const int k = lane + 32 * j;
-            const uint32_t s = j & 1 ? S[j / 2] >> 16 : S[j / 2] & 0xffff;
-            keys[j] = k < D ? (s << 8 | (uint32_t) k) : SD_FULL_MASK;
-            key = min (key, keys[j]);
-          }
-          key = sd_warp_min (key);
-          const int best = key & 0xff;
-          const int best_sum = key >> 8;
-          uint32_t m2 = SD_FULL_MASK;
-#pragma unroll
-          for (int j = 0; j < DPL; j++) {
-            const int k = lane + 32 * j;
-            if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
-              m2 = min (m2, keys[j] >> 8);
-          }
-          m2 = sd_warp_min (m2);
-          const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
-          const int sl = __shfl_sync (SD_FULL_MASK,
-              sd_slot < DPL > (S, kl >> 5), kl & 31);
-          const int sr = __shfl_sync (SD_FULL_MASK,
-              sd_slot < DPL > (S, kr >> 5), kr & 31);
-          if (lane == 0) {
-            const bool unique = a.uniqueness == 0 || m2 == SD_FULL_MASK
-                || !((int) m2 * (100 - a.uniqueness) < best_sum * 100);
-            int value = (dmin + best) * SD_SUBPIXEL_SCALE;
-            if (a.subpixel && best > 0 && best < D - 1) {
-              const int denom = max (sl + sr - 2 * best_sum, 1);
-              value += sd_div_round ((sl - sr) * SD_SUBPIXEL_SCALE,
-                  2 * denom);
-            }
-            if (x < dmin || !unique)
-              value = SD_DISP_INVALID;
-            a.disp[row + x] = (int16_t) value;
-          }
-#pragma unroll
-          for (int p = 0; p < NP; p++)
-            S_buf[i * WORDS + p * 32 + lane] = S[p];
-        }
-      }
-      /* consumers, phase 2: chunk c - 2's sums into the right pixels'
-       * running minima; a right pixel whose last candidate this chunk
-       * holds (or the row's last chunk) is final */
-      const int c2 = c - 2;
-      if (a.lr && c2 >= 0 && c2 < chunks) {
-        const uint32_t *S_buf = buf[c2 % 3];
-        const int x0 = c2 * SD_ROW_CHUNK;
-        const int n = min (SD_ROW_CHUNK, w - x0);
-        const int xr_lo = max (0, x0 - dmin - (D - 1));
-        const int xr_hi = x0 + n - 1 - dmin;
-        for (int xr = xr_lo + (int) threadIdx.x - 32; xr <= xr_hi;
-            xr += 32 * SD_ROW_CONSUMERS) {
-          const int k_lo = max (0, x0 - xr - dmin);
-          const int k_hi = min (D - 1, x0 + n - 1 - xr - dmin);
-          uint32_t best = k_lo == 0 ? SD_FULL_MASK :
-              rkey[xr & (SD_ROW_RING - 1)];
-          for (int k = k_lo; k <= k_hi; k++) {
-            const int i = xr + dmin + k - x0;
-            const int j = k >> 5;
-            const uint32_t word = S_buf[i * WORDS + (j >> 1) * 32 + (k & 31)];
-            const uint32_t s = j & 1 ? word >> 16 : word & 0xffff;
-            best = min (best, s << 8 | (uint32_t) k);
-          }
-          if (k_hi == D - 1 || c2 == chunks - 1)
-            a.right_key[row + xr] = best;
-          else
-            rkey[xr & (SD_ROW_RING - 1)] = best;
-        }
-      }
-    }
-    __syncthreads ();
-  }
+  sd_path_sweep < LANES, DPL, U8, SRC > (a, seg, x, y, len, dx, dy, g,
+      gmask);
 }
 
 /* ---- launchers ------------------------------------------------------------ */
@@ -701,14 +479,6 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
       sd_sgm_cells_per_pixel (p->num_disparities);
   size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * p->paths : cells * 2;
   return (bytes + 255) & ~(size_t) 255;
-}
-
-int
-sd_cuda_sgm_fuses_wta (const SdParams * p, int cost_volume)
-{
-  int lanes, dpl;
-  sd_sgm_layout (p->num_disparities, &lanes, &dpl);
-  return lanes == 32 && dpl == 8 && cost_volume && sd_cuda_sgm_uses_8bit (p);
 }
 
 size_t
@@ -732,78 +502,51 @@ sd_sgm_launch_src (bool u8, const SdSgmArgs & a, cudaStream_t stream)
         stream >>> (a);
 }
 
+/* The cost volume's kernel, its costs from src (CENSUS64 or GENERIC). */
 template < int LANES, int DPL > static void
-sd_sgm_launch (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
-    cudaStream_t stream)
+sd_cost_volume_launch (int src, const SdSgmArgs & a, cudaStream_t stream)
 {
-  if (cost_volume) {
-    /* the cost volume's own kernel; src is where it gets its costs */
-    const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
-        SD_COST_PER_GROUP);
-    const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
-    if (src == SD_SRC_CENSUS64)
-      sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block,
-          0, stream >>> (a);
-    else
-      sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block,
-          0, stream >>> (a);
-    return;
-  }
+  const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
+      SD_COST_PER_GROUP);
+  const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
   if (src == SD_SRC_CENSUS64)
-    sd_sgm_launch_src < LANES, DPL, SD_SRC_CENSUS64 > (u8, a, stream);
-  else if (src == SD_SRC_MIXED)
-    sd_sgm_path_kernel < LANES, DPL, true, SD_SRC_MIXED > <<<
-        a.block0[a.n_segments], 32 * SD_SGM_WARPS, 0, stream >>> (a);
-  else if (src == SD_SRC_GENERIC)
-    sd_sgm_launch_src < LANES, DPL, SD_SRC_GENERIC > (u8, a, stream);
-  else if (src == SD_SRC_VOLUME_DEEP)
+    sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block, 0,
+        stream >>> (a);
+  else
+    sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block, 0,
+        stream >>> (a);
+}
+
+/* The cost volume's kernel (cost_volume), or the paths' reading it with
+ * deep_reads or not. */
+template < int LANES, int DPL > static void
+sd_sgm_launch (bool u8, int src, bool cost_volume, bool deep_reads,
+    const SdSgmArgs & a, cudaStream_t stream)
+{
+  if (cost_volume)
+    sd_cost_volume_launch < LANES, DPL > (src, a, stream);
+  else if (deep_reads)
     sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME_DEEP > (u8, a, stream);
   else
     sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME > (u8, a, stream);
 }
 
-/* 16 lanes of 16 slots (above 128 disparities, with a cost volume only,
- * which keeps the instantiations few). */
 static void
-sd_sgm_launch_wide (bool u8, int src, bool cost_volume, const SdSgmArgs & a,
-    cudaStream_t stream)
-{
-  if (cost_volume) {
-    const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
-        SD_COST_PER_GROUP);
-    const dim3 grid (sd_cuda_div_up (groups, 8)), block (128);
-    if (src == SD_SRC_CENSUS64)
-      sd_cost_volume_kernel < 16, 16, SD_SRC_CENSUS64 > <<< grid, block, 0,
-          stream >>> (a);
-    else
-      sd_cost_volume_kernel < 16, 16, SD_SRC_GENERIC > <<< grid, block, 0,
-          stream >>> (a);
-  } else if (src == SD_SRC_VOLUME_DEEP) {
-    sd_sgm_launch_src < 16, 16, SD_SRC_VOLUME_DEEP > (u8, a, stream);
-  } else {
-    sd_sgm_launch_src < 16, 16, SD_SRC_VOLUME > (u8, a, stream);
-  }
-}
-
-/* cost_volume: launch the cost volume's kernel instead of the paths'. */
-static void
-sd_sgm_dispatch (int D, int wide, bool u8, int src, bool cost_volume,
+sd_sgm_dispatch (int D, bool u8, int src, bool cost_volume, bool deep_reads,
     const SdSgmArgs & a, cudaStream_t stream)
 {
   int lanes, dpl;
-  sd_sgm_layout_wide (D, wide, &lanes, &dpl);
-  if (dpl == 16)
-    sd_sgm_launch_wide (u8, src, cost_volume, a, stream);
-  else if (lanes == 32)
-    sd_sgm_launch < 32, 8 > (u8, src, cost_volume, a, stream);
+  sd_sgm_layout (D, &lanes, &dpl);
+  if (lanes == 32)
+    sd_sgm_launch < 32, 8 > (u8, src, cost_volume, deep_reads, a, stream);
   else if (dpl == 8)
-    sd_sgm_launch < 16, 8 > (u8, src, cost_volume, a, stream);
+    sd_sgm_launch < 16, 8 > (u8, src, cost_volume, deep_reads, a, stream);
   else if (dpl == 4)
-    sd_sgm_launch < 16, 4 > (u8, src, cost_volume, a, stream);
+    sd_sgm_launch < 16, 4 > (u8, src, cost_volume, deep_reads, a, stream);
   else if (dpl == 2)
-    sd_sgm_launch < 16, 2 > (u8, src, cost_volume, a, stream);
+    sd_sgm_launch < 16, 2 > (u8, src, cost_volume, deep_reads, a, stream);
   else
-    sd_sgm_launch < 16, 1 > (u8, src, cost_volume, a, stream);
+    sd_sgm_launch < 16, 1 > (u8, src, cost_volume, deep_reads, a, stream);
 }
 
 cudaError_t
@@ -815,11 +558,8 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   memset (&a, 0, sizeof (a));
   const int w = b->width, h = b->height;
   const int D = p->num_disparities;
-  /* 16 lanes of 16 slots above 128 disparities: only with every path
-   * reading the cost volume */
-  const int wide = b->wide && b->cost_volume && !b->mixed_sources;
   int lanes, dpl;
-  sd_sgm_layout_wide (D, wide, &lanes, &dpl);
+  sd_sgm_layout (D, &lanes, &dpl);
   const int lines_per_block = SD_SGM_WARPS * (32 / lanes);
   const bool u8 = sd_cuda_sgm_uses_8bit (p);
   a.census_left = b->census_left;
@@ -843,59 +583,30 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.p2 = p->p2;
   a.adaptive = p->p2_adaptive;
 
-  /* where the paths get their costs: computed per path costs
-   * instructions (two popcounts a cell for the 9x7 census), a stored
-   * volume costs a byte a cell and path; mixed, the two kinds of
-   * direction run side by side in the one launch */
-  int src = a.cost_kind == SD_COST_KIND_CENSUS64 && !a.blend ?
+  /* the costs, once, into the volume every path reads */
+  const int src = a.cost_kind == SD_COST_KIND_CENSUS64 && !a.blend ?
       SD_SRC_CENSUS64 : SD_SRC_GENERIC;
-  if (b->cost_volume) {
-    a.volume_cost = (uint8_t *) b->cost_volume;
-    sd_sgm_dispatch (D, wide, u8, src, true, a, stream);
-    cudaError_t e = cudaGetLastError ();
-    if (e != cudaSuccess)
-      return e;
-    a.cost = a.volume_cost;
-    if (b->mixed_sources && u8 && src == SD_SRC_CENSUS64) {
-      /* some directions read the volume, the others compute their costs
-       * (the horizontal ones, whose census reads the caches serve best) */
-      src = SD_SRC_MIXED;
-      a.seg_volume = b->mixed_sources == 2 ? 0xfc : 0xf0;
-    } else {
-      src = b->deep_reads ? SD_SRC_VOLUME_DEEP : SD_SRC_VOLUME;
-    }
-  }
+  a.volume_cost = (uint8_t *) b->cost_volume;
+  sd_sgm_dispatch (D, u8, src, true, false, a, stream);
+  cudaError_t e = cudaGetLastError ();
+  if (e != cudaSuccess)
+    return e;
+  a.cost = a.volume_cost;
 
   /* the horizontal directions have the longest lines: they go first in the
-   * grid so that they start early; with the fused last direction (left to
-   * right, direction 0) the others make the one launch before it */
-  const bool fused = sd_cuda_sgm_fuses_wta (p, b->cost_volume != NULL)
-      && b->fuse_wta && !wide;
+   * grid so that they start early */
   const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
   if (u8) {
     int blocks = 0;
-    const int first = fused ? 1 : 0;
-    for (int i = first; i < p->paths; i++) {
-      a.dir[i - first] = order[i];
-      a.block0[i - first] = blocks;
+    for (int i = 0; i < p->paths; i++) {
+      a.dir[i] = order[i];
+      a.block0[i] = blocks;
       blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
           lines_per_block);
     }
-    a.n_segments = p->paths - first;
+    a.n_segments = p->paths;
     a.block0[a.n_segments] = blocks;
-    sd_sgm_dispatch (D, wide, true, src, false, a, stream);
-    if (!fused)
-      return cudaGetLastError ();
-    a.disp = b->disp;
-    a.right_key = b->right_key;
-    a.uniqueness = p->uniqueness;
-    a.subpixel = p->subpixel;
-    a.lr = p->lr_check != SD_LR_CHECK_OFF;
-    const dim3 block (32 * (1 + SD_ROW_CONSUMERS));
-    if (a.n_segments == 7)
-      sd_sgm_row_kernel < 7 > <<< h, block, 0, stream >>> (a);
-    else
-      sd_sgm_row_kernel < 3 > <<< h, block, 0, stream >>> (a);
+    sd_sgm_dispatch (D, true, src, false, b->deep_reads, a, stream);
     return cudaGetLastError ();
   }
   a.n_segments = 1;
@@ -905,8 +616,8 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
         lines_per_block);
     a.first = i == 0;
-    sd_sgm_dispatch (D, wide, false, src, false, a, stream);
-    cudaError_t e = cudaGetLastError ();
+    sd_sgm_dispatch (D, false, src, false, b->deep_reads, a, stream);
+    e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
   }

@@ -214,20 +214,14 @@ sd_div_round (int num, int den)
   return num >= 0 ? q : -q;
 }
 
-/* The layout for D disparities: lanes per group and slots per lane; wide:
- * above 128 disparities, 16 lanes of 16 slots instead of 32 lanes of 8
- * (same cells per pixel). */
-static inline void
-sd_sgm_layout_wide (int D, int wide, int *lanes, int *dpl)
-{
-  *lanes = D <= 128 || wide ? 16 : 32;
-  *dpl = D <= 16 ? 1 : D <= 32 ? 2 : D <= 64 ? 4 : D <= 128 || !wide ? 8 : 16;
-}
-
+/* The layout for D disparities: lanes per group and slots per lane (16
+ * lanes of 16 slots above 128 disparities measured no faster than 32 of 8:
+ * docs/performance.md, run 20). */
 static inline void
 sd_sgm_layout (int D, int *lanes, int *dpl)
 {
-  sd_sgm_layout_wide (D, 0, lanes, dpl);
+  *lanes = D <= 128 ? 16 : 32;
+  *dpl = D <= 16 ? 1 : D <= 32 ? 2 : D <= 64 ? 4 : 8;
 }
 
 /* Cells per pixel in the volumes. */

@@ -164,8 +164,7 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
 {
   SdWtaArgs a;
   int lanes, dpl;
-  const int wide = b->wide && b->cost_volume && !b->mixed_sources;
-  sd_sgm_layout_wide (p->num_disparities, wide, &lanes, &dpl);
+  sd_sgm_layout (p->num_disparities, &lanes, &dpl);
   a.volume = (const uint8_t *) b->volume;
   a.dp = lanes * dpl;
   a.path_stride = (size_t) b->width * b->height * a.dp;

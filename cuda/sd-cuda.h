@@ -48,9 +48,6 @@ typedef struct
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */
   int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
-  int cost_volume;              /* costs stored once: 0 no (computed per
-                                 * path), 1 yes, 2 read by the diagonals
-                                 * only, 3 by all but the horizontal paths */
 } SdCudaTimings;
 
 SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,

@@ -353,12 +353,8 @@ main (int argc, char **argv)
         "events), median %.3f ms (wall clock); %d runs after %d warm-up "
         "runs", t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup);
     if (sgm)
-      printf ("; %s path volumes, %.0f MB; costs %s\n",
-          t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0,
-          t.cost_volume == 3 ?
-          "stored once, computed by the horizontal paths" :
-          t.cost_volume == 2 ? "stored once, read by the diagonals" :
-          t.cost_volume ? "stored once" : "computed per path");
+      printf ("; %s path volumes, %.0f MB\n",
+          t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
     else
       printf ("\n");
     if (sgm)

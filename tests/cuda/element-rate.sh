@@ -5,20 +5,20 @@
 # stereodepth backend=cuda num-disparities=128 into fakesink; prints pairs
 # per second from the wall time of the whole pipeline: the defaults twice
 # (the spread between two runs), then one pair at a time (pairs-in-flight=1,
-# what the element did before pairs overlapped), the copies on the kernel
-# stream (SD_CUDA_COPY_STREAMS=0), and for scale a short CPU run.
+# what the element did before pairs overlapped), and for scale a short CPU
+# run.
 # usage: tests/cuda/element-rate.sh PLUGIN_DIR [N]   (after source .gst/env.sh)
 set -eu
 export GST_PLUGIN_PATH=$1
 n=${2:-600}
 caps="video/x-raw,format=GRAY8,width=1920,height=1080,framerate=300/1"
-# run LABEL BACKEND COUNT [PROPERTY=VALUE]; RUN_ENV=VAR=VALUE for the engine
+# run LABEL BACKEND COUNT [PROPERTY=VALUE]
 run () {
   local label=$1 backend=$2 count=$3 props=${4:-}
   local t0 t1
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  env ${RUN_ENV:-} gst-launch-1.0 -q stereodepth name=s backend="$backend" \
+  gst-launch-1.0 -q stereodepth name=s backend="$backend" \
       num-disparities=128 $props ! fakesink sync=false \
     videotestsrc num-buffers=1 pattern=snow ! "$caps" ! \
       imagefreeze num-buffers="$count" ! queue ! s.sink_left \
@@ -33,5 +33,4 @@ run cuda cuda 30 >/dev/null   # warm-up: module load, allocations
 run "cuda (defaults)" cuda "$n"
 run "cuda (defaults, again)" cuda "$n"
 run "cuda pairs-in-flight=1" cuda "$n" pairs-in-flight=1
-RUN_ENV=SD_CUDA_COPY_STREAMS=0 run "cuda SD_CUDA_COPY_STREAMS=0" cuda "$n"
 run cpu cpu 1

@@ -31,47 +31,26 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm 
 cat "$LOGS/gpu.txt"
 date -u +"%Y-%m-%d %H:%M UTC" >> "$LOGS/gpu.txt"
 
-# SD_CUDA_COST_VOLUME picks the cost source (0: computed in every path, 1:
-# a stored cost volume, 2: the volume for the diagonals only); all checked
 pids=()
 if [[ " $STEPS " == *" test "* ]]; then
-  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_FUSED_WTA=1 \
-      SD_CUDA_WIDE=1; do
-    for i in $(seq 0 $((PARTS - 1))); do
-      e=$v
-      [ "$v" = default ] && e=""
-      env $e "$BIN/test-cuda-agreement" "$DATA" \
-        --part "$i/$PARTS" > "$LOGS/agree-${v//=/_}-$i.log" 2>&1 &
-      pids+=($!)
-    done
+  for i in $(seq 0 $((PARTS - 1))); do
+    "$BIN/test-cuda-agreement" "$DATA" --part "$i/$PARTS" \
+      > "$LOGS/agree-$i.log" 2>&1 &
+    pids+=($!)
   done
-fi
-if [[ " $STEPS " == *" test "* ]]; then
-  # with the copies on their own streams (the default) and on the kernels'
-  for v in default SD_CUDA_COPY_STREAMS=0; do
-    e=$v
-    [ "$v" = default ] && e=""
-    env $e "$BIN/test-async" cuda > "$LOGS/async-${v//=/_}.log" 2>&1
-    summary+=("test-async cuda $v|exit $?; $(grep -c 'check failed' "$LOGS/async-${v//=/_}.log") failed checks")
-  done
+  "$BIN/test-async" cuda > "$LOGS/async.log" 2>&1
+  summary+=("test-async cuda|exit $?; $(grep -c 'check failed' "$LOGS/async.log") failed checks")
 fi
 san_pids=()
 if [[ " $STEPS " == *" sanitize "* ]]; then
   timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
     "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck.log" 2>&1 &
   san_pids+=($!)
+  timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-1.log" 2>&1 &
+  san_pids+=($!)
   timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck.log" 2>&1 &
-  san_pids+=($!)
-  SD_CUDA_COST_VOLUME=0 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-cv1.log" 2>&1 &
-  san_pids+=($!)
-  # the opt-in fused row kernel shares memory between warps: race-check it
-  SD_CUDA_FUSED_WTA=1 timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick > "$LOGS/racecheck-fused.log" 2>&1 &
-  san_pids+=($!)
-  SD_CUDA_FUSED_WTA=1 timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck-fused.log" 2>&1 &
+    "$BIN/test-cuda-agreement" --quick > "$LOGS/racecheck.log" 2>&1 &
   san_pids+=($!)
   # pairs in flight: three streams, slots reused as they are collected
   timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
@@ -86,34 +65,21 @@ if [ ${#pids[@]} -gt 0 ]; then
     rc=$?
     [ $rc -ne 0 ] && fails=$((fails + 1)) && echo "agreement part $i: exit $rc"
   done
-  for v in default SD_CUDA_COST_VOLUME=0 SD_CUDA_FUSED_WTA=1 \
-      SD_CUDA_WIDE=1; do
-    ok=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c '^ok ')
-    bad=$(cat "$LOGS"/agree-${v//=/_}-*.log | grep -c 'check failed')
-    summary+=("agreement $v (bit-exact)|$ok comparisons ok, $bad failed")
-  done
+  ok=$(cat "$LOGS"/agree-*.log | grep -c '^ok ')
+  bad=$(cat "$LOGS"/agree-*.log | grep -c 'check failed')
+  summary+=("agreement (bit-exact)|$ok comparisons ok, $bad failed")
   summary+=("agreement parts failed|$fails of ${#pids[@]}")
   cat "$LOGS"/agree-*.log | grep 'check failed' | head -20
 fi
 if [ ${#san_pids[@]} -gt 0 ]; then
-  wait "${san_pids[0]}"
-  m=$?
-  wait "${san_pids[1]}"
-  r=$?
-  wait "${san_pids[2]}"
-  m1=$?
-  wait "${san_pids[3]}"
-  rf=$?
-  wait "${san_pids[4]}"
-  mf=$?
-  wait "${san_pids[5]}"
-  ma=$?
-  summary+=("memcheck (quick part 0/2)|exit $m; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck.log" | tail -1)")
-  summary+=("memcheck test-async cuda|exit $ma; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-async.log" | tail -1)")
-  summary+=("memcheck costs per path (quick 1/2)|exit $m1; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-cv1.log" | tail -1)")
-  summary+=("racecheck fused WTA (quick, all)|exit $rf; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck-fused.log" | tail -1)")
-  summary+=("memcheck fused WTA (quick 0/2)|exit $mf; $(grep -h 'ERROR SUMMARY' "$LOGS/memcheck-fused.log" | tail -1)")
-  summary+=("racecheck (quick part 1/2)|exit $r; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/racecheck.log" | tail -1)")
+  names=("memcheck (quick part 0/2)" "memcheck (quick part 1/2)"
+    "racecheck (quick)" "memcheck test-async cuda")
+  logs=(memcheck memcheck-1 racecheck memcheck-async)
+  for i in "${!san_pids[@]}"; do
+    wait "${san_pids[$i]}"
+    rc=$?
+    summary+=("${names[$i]}|exit $rc; $(grep -h 'RACECHECK SUMMARY\|ERROR SUMMARY' "$LOGS/${logs[$i]}.log" | tail -1)")
+  done
   tail -n 3 "$LOGS"/memcheck*.log "$LOGS"/racecheck*.log
 fi
 
@@ -121,11 +87,11 @@ if [[ " $STEPS " == *" bench "* ]]; then
   # the libSGM comparison: 8 paths, census 9x7, subpixel
   # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
-  # the defaults twice: the spread between two runs of one build
-  for env in - SD_CUDA_FUSED_WTA=1; do
+  # the sizes twice: the spread between two runs of one build
+  for run in 1 2; do
     for sz in 640x480:128 1242x375:128 1920x1080:128 1920x1080:256 \
         3840x2160:256; do
-      configs="$configs $sz:8:48:$env"
+      configs="$configs $sz:8:48:-"
     done
   done
   for cfg in $configs 1920x1080:128:4:48:- 1920x1080:128:8:300:-; do
@@ -134,7 +100,7 @@ if [[ " $STEPS " == *" bench "* ]]; then
     log="$LOGS/bench-$n-$size-$d-$paths-$p2-${env//=/_}.log"
     [ "$env" = - ] && env=""
     env $env "$BIN/sd-bench" --synthetic "$size" --backend cuda \
-      --num-disparities "$d" --paths "$paths" --census-window 9x7 \
+      --num-disparities "$d" --paths "$paths" --cost census --census-window 9x7 \
       --subpixel true --p2 "$p2" --repeat 50 --warmup 10 > "$log" 2>&1
     line=$(grep '^cuda time' "$log")
     dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
