@@ -775,6 +775,8 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_min = wall_ms[0];
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
+  t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
+      0);
   t->eight_bit = sd_cuda_sgm_uses_8bit (p);
 
 done:

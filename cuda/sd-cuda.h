@@ -47,6 +47,9 @@ typedef struct
   double stage_median[4];
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */
+  /* every buffer the pipeline holds on the device (one allocation, and the
+   * rectification maps): its footprint, less the CUDA context's own */
+  unsigned long long device_bytes;
   int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
 } SdCudaTimings;
 

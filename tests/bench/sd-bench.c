@@ -351,7 +351,8 @@ main (int argc, char **argv)
           updates / t.device_median * 1e-6);
     printf ("; host memory in and out: median %.3f ms, min %.3f ms (CUDA "
         "events), median %.3f ms (wall clock); %d runs after %d warm-up "
-        "runs", t.e2e_median, t.e2e_min, t.wall_median, t.runs, warmup);
+        "runs; device memory %.0f MB", t.e2e_median, t.e2e_min,
+        t.wall_median, t.runs, warmup, t.device_bytes / 1048576.0);
     if (sgm)
       printf ("; %s path volumes, %.0f MB\n",
           t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
