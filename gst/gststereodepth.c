@@ -2,14 +2,23 @@
  * SECTION:element-stereodepth
  * @title: stereodepth
  *
- * Computes the disparity of a rectified stereo pair: a left and a right
- * video stream in, one 16-bit disparity stream out.
+ * Computes the disparity of a stereo pair: a left and a right video stream
+ * in, one 16-bit disparity (or depth) stream out.
  *
- * The output is `video/x-raw, format=GRAY16_LE` with the left input's size,
- * framerate and pixel-aspect-ratio.  Each value is round(16 * d), d being the
- * disparity in pixels of the left image (left x matches right x - d): four
- * fractional bits, as OpenCV and libSGM use.  0 means invalid (occluded,
- * failed the left-right check, or not unique).
+ * The output is `video/x-raw, format=GRAY16_LE` with one view's size and the
+ * left input's framerate and pixel-aspect-ratio.  Each value is round(16 *
+ * d), d being the disparity in pixels of the left image (left x matches
+ * right x - d): four fractional bits, as OpenCV and libSGM use.  0 means
+ * invalid (occluded, failed the left-right check, or not unique).  With
+ * #GstStereoDepth:output=depth each value is the depth in millimetres (0
+ * invalid, 65535 that far or farther).
+ *
+ * The views must be rectified, or #GstStereoDepth:calibration names the
+ * rig's calibration (OpenCV's stereoCalibrate + stereoRectify output in YAML
+ * or XML, or a ROS camera_info pair with #GstStereoDepth:calibration-right):
+ * both views are then undistorted and rectified first, and output=depth
+ * takes its focal length and baseline from it.  #GstStereoDepth:statistics
+ * posts a "stereodepth-statistics" element message per output frame.
  *
  * Frames are paired by running time: a left and a right frame closer than
  * half a frame duration (or #GstStereoDepth:max-time-difference) form a pair;
@@ -70,6 +79,12 @@
  *     stereodepth input-layout=side-by-side num-disparities=128 ! depthcolormap ! \
  *     videoconvert ! autovideosink
  * ]| Live colour preview of a side-by-side stereo camera.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=GRAY8,width=2560,height=720 ! \
+ *     stereodepth input-layout=side-by-side calibration=rig.yaml output=depth ! \
+ *     depthcolormap input=depth ! videoconvert ! autovideosink
+ * ]| Depth in millimetres from a side-by-side camera that is not rectified,
+ * coloured near = warm.
  */
 #include "gststereodepth.h"
 #include "gststereodepthcalib.h"
@@ -1357,10 +1372,11 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "Stereo disparity", "Filter/Analyzer/Video",
-      "Computes the disparity of a rectified left and right video stream. "
-      "Output: GRAY16_LE of the left input's size, value = round(16 * d) "
-      "with d the left-image disparity in pixels (left x matches right "
-      "x - d), 0 = invalid", "stereodepth developers");
+      "Computes the disparity (or depth) of a left and right video stream, "
+      "rectified or with a calibration.  Output: GRAY16_LE of one view's "
+      "size, value = round(16 * d) with d the left-image disparity in "
+      "pixels (left x matches right x - d), 0 = invalid; output=depth: "
+      "millimetres", "stereodepth developers");
 
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
