@@ -2,8 +2,8 @@
  * distortion, rotation and baseline) renders two distorted, unrectified
  * views of known planes; through the element with the rig's OpenCV YAML
  * file and output=depth, the planes come out at their depth; both views in
- * one side-by-side frame give the same bits as two pads.  And the errors a
- * user meets: a file that is not there, a ROS right file without
+ * one side-by-side frame give the same bits as two pads, and the rig as a
+ * ROS camera_info pair the same depth.  And the errors a user meets: a file that is not there, a ROS right file without
  * its left one, a calibration of another aspect ratio. */
 #include <glib/gstdio.h>
 #include <math.h>
@@ -81,15 +81,17 @@ interior (const Rig * rig, gint u, gint v, gdouble z)
 }
 
 /* The rig's output (output=disparity or depth) for its raw views on two
- * pads. */
+ * pads, with the calibration files given (right: NULL for OpenCV's). */
 static GstBuffer *
-rig_output_two_pads (const Rig * rig, const gchar * output)
+rig_output_two_pads (const Rig * rig, const gchar * output,
+    const gchar * calibration, const gchar * calibration_right)
 {
   SdCheckPair p;
   GstBuffer *out;
 
-  sd_check_pair_init_with (&p, FALSE, "calibration", rig->path,
-      "num-disparities", DISPARITIES, NULL);
+  sd_check_pair_init_with (&p, FALSE, "calibration", calibration,
+      "calibration-right", calibration_right, "num-disparities",
+      DISPARITIES, NULL);
   gst_util_set_object_arg (G_OBJECT (p.element), "output", output);
   sd_check_set_caps (p.left, "GRAY8", W, H);
   sd_check_set_caps (p.right, "GRAY8", W, H);
@@ -114,7 +116,7 @@ GST_START_TEST (test_rig_depth)
   GArray *errors = g_array_new (FALSE, FALSE, sizeof (gdouble));
 
   rig_setup (&rig);
-  out = rig_output_two_pads (&rig, "depth");
+  out = rig_output_two_pads (&rig, "depth", rig.path, NULL);
   fail_unless (out != NULL);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
 
@@ -197,7 +199,7 @@ GST_START_TEST (test_rig_packed)
   GstMapInfo a, b;
 
   rig_setup (&rig);
-  two = rig_output_two_pads (&rig, "disparity");
+  two = rig_output_two_pads (&rig, "disparity", rig.path, NULL);
   one = rig_output_packed (&rig);
   fail_unless (two != NULL && one != NULL);
   fail_unless (gst_buffer_map (two, &a, GST_MAP_READ));
@@ -209,6 +211,52 @@ GST_START_TEST (test_rig_packed)
   gst_buffer_unmap (one, &b);
   gst_buffer_unref (two);
   gst_buffer_unref (one);
+  rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* The same rig as a ROS camera_info pair (lengths in metres): the same
+ * depth in millimetres as from OpenCV's file. */
+GST_START_TEST (test_rig_ros)
+{
+  Rig rig;
+  gchar *left = NULL, *right = NULL;
+  GstBuffer *opencv, *ros;
+  char msg[256];
+
+  rig_setup (&rig);
+  left = g_build_filename (rig.dir, "left.yaml", NULL);
+  right = g_build_filename (rig.dir, "right.yaml", NULL);
+  fail_unless (sd_rig_write_ros_yaml (&rig.calib, 0, left, msg,
+          sizeof (msg)), "%s", msg);
+  fail_unless (sd_rig_write_ros_yaml (&rig.calib, 1, right, msg,
+          sizeof (msg)), "%s", msg);
+  opencv = rig_output_two_pads (&rig, "depth", rig.path, NULL);
+  ros = rig_output_two_pads (&rig, "depth", left, right);
+  fail_unless (opencv != NULL && ros != NULL);
+  {
+    GstMapInfo a, b;
+    gint far = 0;
+
+    fail_unless (gst_buffer_map (opencv, &a, GST_MAP_READ));
+    fail_unless (gst_buffer_map (ros, &b, GST_MAP_READ));
+    fail_unless_equals_uint64 (a.size, b.size);
+    fail_unless (memcmp (a.data, b.data, a.size) == 0,
+        "ROS and OpenCV calibrations give different depth");
+    for (gsize i = 0; i < a.size / 2; i++)
+      far += GST_READ_UINT16_LE (a.data + 2 * i) > 1000;
+    /* millimetres, not metres: the planes are 1.3 to 4 m away */
+    fail_unless (far > (gint) (a.size / 4), "only %d pixels beyond 1 m", far);
+    gst_buffer_unmap (opencv, &a);
+    gst_buffer_unmap (ros, &b);
+  }
+  gst_buffer_unref (opencv);
+  gst_buffer_unref (ros);
+  g_unlink (left);
+  g_unlink (right);
+  g_free (left);
+  g_free (right);
   rig_clear (&rig);
 }
 
@@ -285,6 +333,7 @@ calib_suite (void)
 
   tcase_add_test (tc, test_rig_depth);
   tcase_add_test (tc, test_rig_packed);
+  tcase_add_test (tc, test_rig_ros);
   tcase_add_test (tc, test_calibration_errors);
   suite_add_tcase (s, tc);
   return s;

@@ -352,15 +352,71 @@ write_matrix (FILE * f, const char *name, const double *m, int rows,
   fputs (" ]\n", f);
 }
 
+/* Closes f, saying in msg what went wrong while writing path. */
+static bool
+finish_file (FILE * f, const char *path, char *msg, size_t msg_size)
+{
+  bool ok = !ferror (f);
+  int saved = errno;
+  if (fclose (f) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok)
+    snprintf (msg, msg_size, "cannot write %s: %s", path, strerror (saved));
+  return ok;
+}
+
+static FILE *
+create_file (const char *path, char *msg, size_t msg_size)
+{
+  FILE *f = fopen (path, "w");
+  if (!f)
+    snprintf (msg, msg_size, "cannot create %s: %s", path, strerror (errno));
+  return f;
+}
+
+/* A ROS matrix: rows, cols and data; scale multiplies the entries listed
+ * in scaled (a bit per entry), for P's translation in metres. */
+static void
+write_ros_matrix (FILE * f, const char *name, const double *m, int rows,
+    int cols, unsigned scaled, double scale)
+{
+  fprintf (f, "%s:\n  rows: %d\n  cols: %d\n  data: [", name, rows, cols);
+  for (int i = 0; i < rows * cols; i++) {
+    fputs (i ? ", " : "", f);
+    write_real (f, (scaled >> i) & 1 ? m[i] * scale : m[i]);
+  }
+  fputs ("]\n", f);
+}
+
+bool
+sd_rig_write_ros_yaml (const SdStereoCalib * calib, int camera,
+    const char *path, char *msg, size_t msg_size)
+{
+  const SdCameraCalib *cam = &calib->cam[camera];
+  FILE *f = create_file (path, msg, msg_size);
+  if (!f)
+    return false;
+  fprintf (f, "image_width: %d\nimage_height: %d\ncamera_name: %s\n",
+      calib->width, calib->height, camera ? "right" : "left");
+  write_ros_matrix (f, "camera_matrix", cam->K, 3, 3, 0, 1);
+  fputs ("distortion_model: plumb_bob\n", f);
+  write_ros_matrix (f, "distortion_coefficients", cam->D, 1, cam->n_dist, 0,
+      1);
+  write_ros_matrix (f, "rectification_matrix", cam->R, 3, 3, 0, 1);
+  /* ROS lengths are metres: the translation column, entries 3, 7, 11 */
+  write_ros_matrix (f, "projection_matrix", cam->P, 3, 4, 0x888, 1e-3);
+  return finish_file (f, path, msg, msg_size);
+}
+
 bool
 sd_rig_write_opencv_yaml (const SdStereoCalib * calib, const char *path,
     char *msg, size_t msg_size)
 {
-  FILE *f = fopen (path, "w");
-  if (!f) {
-    snprintf (msg, msg_size, "cannot create %s: %s", path, strerror (errno));
+  FILE *f = create_file (path, msg, msg_size);
+  if (!f)
     return false;
-  }
   fprintf (f, "%%YAML:1.0\n---\nimage_width: %d\nimage_height: %d\n",
       calib->width, calib->height);
   for (int j = 0; j < 2; j++) {
@@ -379,13 +435,5 @@ sd_rig_write_opencv_yaml (const SdStereoCalib * calib, const char *path,
     write_matrix (f, "Q", calib->Q, 4, 4);
   if (calib->has_t)
     write_matrix (f, "T", calib->T, 3, 1);
-  bool ok = !ferror (f);
-  int saved = errno;
-  if (fclose (f) != 0 && ok) {
-    ok = false;
-    saved = errno;
-  }
-  if (!ok)
-    snprintf (msg, msg_size, "cannot write %s: %s", path, strerror (saved));
-  return ok;
+  return finish_file (f, path, msg, msg_size);
 }

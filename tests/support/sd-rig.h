@@ -81,4 +81,11 @@ double sd_rig_depth (const SdStereoCalib * calib, const SdRigScene * scene,
 bool sd_rig_write_opencv_yaml (const SdStereoCalib * calib, const char *path,
     char *msg, size_t msg_size);
 
+/* Writes camera (0 left, 1 right) of calib as a ROS camera_info YAML file
+ * (image size, camera_matrix, plumb_bob distortion_coefficients,
+ * rectification_matrix, projection_matrix with its translation in metres,
+ * as ROS has it); false with one sentence in msg on an I/O error. */
+bool sd_rig_write_ros_yaml (const SdStereoCalib * calib, int camera,
+    const char *path, char *msg, size_t msg_size);
+
 #endif
