@@ -99,6 +99,19 @@ sd_check_pair_clear (SdCheckPair * pair)
   gst_object_unref (pair->bus);
 }
 
+GError *
+sd_check_wait_error (GstBus * bus)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_ERROR);
+  GError *err = NULL;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  gst_message_unref (msg);
+  return err;
+}
+
 void
 sd_check_set_caps (GstHarness * h, const gchar * format, gint width,
     gint height)

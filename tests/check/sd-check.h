@@ -43,6 +43,10 @@ void sd_check_pair_init (SdCheckPair * pair, gboolean live);
 void sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
     const gchar * first_property, ...) G_GNUC_NULL_TERMINATED;
 void sd_check_pair_clear (SdCheckPair * pair);
+/* Waits (10 s at most) for an error message on bus and returns its GError
+ * (g_error_free it); fails the test when none comes. */
+GError *sd_check_wait_error (GstBus * bus);
+
 /* Sends caps (format, size, 30/1) to one side of the pair. */
 void sd_check_set_caps (GstHarness * h, const gchar * format, gint width,
     gint height);

@@ -68,7 +68,6 @@ GST_END_TEST;
 GST_START_TEST (test_depth_needs_rig)
 {
   SdCheckPair p;
-  GstMessage *msg;
   GError *err = NULL;
 
   sd_check_pair_init (&p, FALSE);
@@ -79,14 +78,10 @@ GST_START_TEST (test_depth_needs_rig)
           scene.left, W, H, 0));
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           scene.right, W, H, 0));
-  msg = gst_bus_timed_pop_filtered (p.bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error");
-  gst_message_parse_error (msg, &err, NULL);
+  err = sd_check_wait_error (p.bus);
   fail_unless (strstr (err->message, "focal-length and baseline") != NULL,
       "error: %s", err->message);
   g_error_free (err);
-  gst_message_unref (msg);
   sd_check_pair_clear (&p);
 }
 

@@ -203,7 +203,6 @@ expect_error (const gchar * caps, gboolean link_right, const gchar * words)
   GstBus *bus;
   GstHarness *h = packed_harness (NULL, &bus);
   GstHarness *right = NULL;
-  GstMessage *msg;
   GError *err = NULL;
 
   if (link_right)
@@ -211,13 +210,10 @@ expect_error (const gchar * caps, gboolean link_right, const gchar * words)
   gst_harness_set_src_caps_str (h, caps);
   gst_harness_push (h, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           scene.left, W, H, 0));
-  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "%s: no error", caps);
-  gst_message_parse_error (msg, &err, NULL);
+  err = sd_check_wait_error (bus);
   fail_unless (strstr (err->message, words) != NULL, "%s: error \"%s\"",
       caps, err->message);
   g_error_free (err);
-  gst_message_unref (msg);
   if (right)
     gst_harness_teardown (right);
   packed_teardown (h, bus);

@@ -266,17 +266,12 @@ GST_END_TEST;
 static void
 expect_error (GstBus * bus, const gchar * what, const gchar * what2)
 {
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
-  GError *err = NULL;
+  GError *err = sd_check_wait_error (bus);
 
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, NULL);
   fail_unless (strstr (err->message, what) != NULL, "%s", err->message);
   fail_unless (!what2 || strstr (err->message, what2) != NULL, "%s",
       err->message);
   g_error_free (err);
-  gst_message_unref (msg);
 }
 
 /* Read when the element starts: a missing file stops the pipeline from

@@ -46,20 +46,6 @@ start_gray (SdCheckPair * p, gboolean live, gint pairs_in_flight)
 }
 
 
-/* Waits for the element's error message and returns its GError. */
-static GError *
-wait_error (SdCheckPair * p)
-{
-  GstMessage *msg = gst_bus_timed_pop_filtered (p->bus, 10 * GST_SECOND,
-      GST_MESSAGE_ERROR);
-  GError *err = NULL;
-
-  fail_unless (msg != NULL, "no error message");
-  gst_message_parse_error (msg, &err, NULL);
-  gst_message_unref (msg);
-  return err;
-}
-
 static guint16 *
 reference (void)
 {
@@ -153,7 +139,7 @@ GST_START_TEST (test_size_mismatch)
           sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, scene.right, W / 2, H,
               0)), GST_FLOW_OK);
 
-  err = wait_error (&p);
+  err = sd_check_wait_error (p.bus);
   fail_unless (g_error_matches (err, GST_CORE_ERROR,
           GST_CORE_ERROR_NEGOTIATION), "%s", err->message);
   fail_unless (strstr (err->message, "64x48") != NULL, "%s", err->message);
@@ -179,7 +165,7 @@ GST_START_TEST (test_frame_before_caps)
   gst_harness_push_event (p.right, gst_event_new_segment (&segment));
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           scene.right, W, H, 0));
-  err = wait_error (&p);
+  err = sd_check_wait_error (p.bus);
   fail_unless (strstr (err->message, "sink_right") != NULL, "%s", err->message);
   g_error_free (err);
   sd_check_pair_clear (&p);
@@ -614,7 +600,7 @@ GST_START_TEST (test_every_algorithm)
     if (ref) {
       sd_check_expect_output (&p, 0, ref);
     } else {
-      GError *error = wait_error (&p);
+      GError *error = sd_check_wait_error (p.bus);
 
       fail_unless_equals_string (error->message, err.message);
       g_error_free (error);
@@ -708,7 +694,7 @@ GST_START_TEST (test_backend_error)
   gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
   push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
-  error = wait_error (&p);
+  error = sd_check_wait_error (p.bus);
   fail_unless_equals_string (error->message, err.message);
   g_error_free (error);
   sd_check_pair_clear (&p);
