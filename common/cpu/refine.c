@@ -145,19 +145,17 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
 void
 sd_cpu_fill_holes (int16_t * disp, int width, int height)
 {
-  for (size_t i = 0; i < (size_t) width * height; i++)
-    if (disp[i] == 0)
-      disp[i] = SD_DISP_INVALID;
+  /* a hole is an invalid pixel or a disparity of 0 (sd-cpu.h says why) */
   for (int y = 0; y < height; y++) {
     int16_t *row = disp + (size_t) y * width;
     int x = 0;
     while (x < width) {
-      if (row[x] != SD_DISP_INVALID) {
+      if (row[x] > 0) {
         x++;
         continue;
       }
       const int start = x;
-      while (x < width && row[x] == SD_DISP_INVALID)
+      while (x < width && row[x] <= 0)
         x++;
       const int16_t before = start > 0 ? row[start - 1] : SD_DISP_INVALID;
       const int16_t after = x < width ? row[x] : SD_DISP_INVALID;
