@@ -12,9 +12,11 @@
 typedef struct
 {
   int width, height;
+  bool confidence;              /* submitted with params.confidence */
   bool settled;
   SdError error;
-  uint16_t *done;               /* packed GRAY16 rows */
+  uint8_t *done;                /* packed GRAY16 rows, then (confidence)
+                                 * packed GRAY8 rows */
   size_t done_size;
 } SdPair;
 
@@ -135,11 +137,14 @@ sd_engine_backend_name (const SdEngine * e)
   return e->backend->name;
 }
 
-/* A GRAY16 plane over the pair's own buffer, grown to the pair's size. */
+/* The pair's own planes over its buffer, grown to the pair's size: a
+ * GRAY16 one in plane and, when the pair has a confidence, a GRAY8 one in
+ * confidence. */
 static bool
-pair_buffer (SdPair * pair, SdPlane * plane)
+pair_buffer (SdPair * pair, SdPlane * plane, SdPlane * confidence)
 {
-  const size_t bytes = (size_t) pair->width * pair->height * 2;
+  const size_t n = (size_t) pair->width * pair->height;
+  const size_t bytes = n * (pair->confidence ? 3 : 2);
   if (pair->done_size < bytes) {
     free (pair->done);
     pair->done = malloc (bytes);
@@ -147,12 +152,20 @@ pair_buffer (SdPair * pair, SdPlane * plane)
     if (!pair->done)
       return false;
   }
-  plane->data = pair->done;
-  plane->width = pair->width;
-  plane->height = pair->height;
-  plane->stride = (size_t) pair->width * 2;
-  plane->format = SD_PIXEL_GRAY16;
+  *plane = (SdPlane) {
+  pair->done, pair->width, pair->height, (size_t) pair->width * 2,
+        SD_PIXEL_GRAY16};
+  *confidence = (SdPlane) {
+  pair->done + 2 * n, pair->width, pair->height, (size_t) pair->width,
+        SD_PIXEL_GRAY8};
   return true;
+}
+
+/* The pair's confidence plane for a backend, or NULL when it has none. */
+static SdPlane *
+pair_confidence (const SdPair * pair, SdPlane * confidence)
+{
+  return pair->confidence ? confidence : NULL;
 }
 
 static SdStatus
@@ -170,13 +183,14 @@ settle (SdEngine * e)
   for (int i = 0; i < e->in_flight; i++) {
     const int slot = (e->oldest + i) % SD_ENGINE_MAX_IN_FLIGHT;
     SdPair *pair = &e->pairs[slot];
-    SdPlane plane;
+    SdPlane plane, confidence;
     if (pair->settled)
       continue;
-    if (pair_buffer (pair, &plane)) {
-      e->backend->collect (e->state, slot, &plane, &pair->error);
+    if (pair_buffer (pair, &plane, &confidence)) {
+      e->backend->collect (e->state, slot, &plane,
+          pair_confidence (pair, &confidence), &pair->error);
     } else {
-      e->backend->collect (e->state, slot, NULL, NULL);
+      e->backend->collect (e->state, slot, NULL, NULL, NULL);
       pair_out_of_memory (pair, &pair->error);
     }
     pair->settled = true;
@@ -279,10 +293,13 @@ check_pair (const SdPlane * left, const SdPlane * right, SdError * err)
   return SD_OK;
 }
 
+/* out, and confidence when not NULL, for a pair of that size computed with
+ * or without (has_confidence) a confidence. */
 static SdStatus
-check_output (const SdPlane * out, int width, int height, SdError * err)
+check_output (const SdPlane * out, const SdPlane * confidence, int width,
+    int height, bool has_confidence, SdError * err)
 {
-  if (!plane_ok (out))
+  if (!plane_ok (out) || (confidence && !plane_ok (confidence)))
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "an image plane is empty or its stride is shorter than a row");
   if (out->width != width || out->height != height
@@ -290,12 +307,23 @@ check_output (const SdPlane * out, int width, int height, SdError * err)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "the output must be a GRAY16 plane of the input size %dx%d",
         width, height);
+  if (!confidence)
+    return SD_OK;
+  if (!has_confidence)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the pair was computed without a confidence (set the confidence "
+        "parameter before submitting it)");
+  if (confidence->width != width || confidence->height != height
+      || confidence->format != SD_PIXEL_GRAY8)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the confidence must be a GRAY8 plane of the input size %dx%d",
+        width, height);
   return SD_OK;
 }
 
 SdStatus
 sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
-    SdPlane * out, SdError * err)
+    SdPlane * out, SdPlane * confidence, SdError * err)
 {
   SdStatus st;
   if (e->in_flight)
@@ -305,15 +333,17 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
         e->in_flight == 1 ? "it" : "them");
   if ((st = check_pair (left, right, err)) != SD_OK
       || (st = check_rectification (e, left, err)) != SD_OK
-      || (st = check_output (out, left->width, left->height, err)) != SD_OK)
+      || (st = check_output (out, confidence, left->width, left->height,
+              e->params.confidence, err)) != SD_OK)
     return st;
   /* a synchronous backend writes out itself, without the pair buffer and
    * the copy out of it that submit and collect would cost */
   if (!e->backend->submit)
-    return e->backend->process (e->state, &e->params, left, right, out, err);
+    return e->backend->process (e->state, &e->params, left, right, out,
+        confidence, err);
   if ((st = sd_engine_submit (e, left, right, err)) != SD_OK)
     return st;
-  return sd_engine_collect (e, out, err);
+  return sd_engine_collect (e, out, confidence, err);
 }
 
 /* Whether the backend holds a pair in flight of another size. */
@@ -345,6 +375,7 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
   SdPair *pair = &e->pairs[slot];
   pair->width = left->width;
   pair->height = left->height;
+  pair->confidence = e->params.confidence;
   pair->error.status = SD_OK;
   if (e->backend->submit) {
     /* a backend holds buffers of one size at a time */
@@ -353,9 +384,10 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
     st = e->backend->submit (e->state, slot, &e->params, left, right, err);
     pair->settled = false;
   } else {
-    SdPlane plane;
-    st = pair_buffer (pair, &plane) ?
-        e->backend->process (e->state, &e->params, left, right, &plane, err)
+    SdPlane plane, confidence;
+    st = pair_buffer (pair, &plane, &confidence) ?
+        e->backend->process (e->state, &e->params, left, right, &plane,
+        pair_confidence (pair, &confidence), err)
         : pair_out_of_memory (pair, err);
     pair->settled = true;
   }
@@ -365,26 +397,33 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
 }
 
 SdStatus
-sd_engine_collect (SdEngine * e, SdPlane * out, SdError * err)
+sd_engine_collect (SdEngine * e, SdPlane * out, SdPlane * confidence,
+    SdError * err)
 {
   if (!e->in_flight)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "no pair is in flight; submit one before collecting");
   const int slot = e->oldest;
   SdPair *pair = &e->pairs[slot];
-  SdStatus st = check_output (out, pair->width, pair->height, err);
+  SdStatus st = check_output (out, confidence, pair->width, pair->height,
+      pair->confidence, err);
   if (st != SD_OK)
     return st;
   if (!pair->settled) {
-    st = e->backend->collect (e->state, slot, out, err);
+    st = e->backend->collect (e->state, slot, out, confidence, err);
   } else if (pair->error.status != SD_OK) {
     st = pair->error.status;
     if (err)
       *err = pair->error;
   } else {
-    for (int y = 0; y < pair->height; y++)
-      memcpy (sd_plane_row (out, y), pair->done + (size_t) y * pair->width,
-          (size_t) pair->width * 2);
+    const size_t n = (size_t) pair->width * pair->height;
+    for (int y = 0; y < pair->height; y++) {
+      memcpy (sd_plane_row (out, y), pair->done + (size_t) y *
+          pair->width * 2, (size_t) pair->width * 2);
+      if (confidence)
+        memcpy (sd_plane_row (confidence, y), pair->done + 2 * n +
+            (size_t) y * pair->width, (size_t) pair->width);
+    }
   }
   e->oldest = (slot + 1) % SD_ENGINE_MAX_IN_FLIGHT;
   e->in_flight--;
@@ -396,7 +435,7 @@ sd_engine_discard (SdEngine * e)
 {
   for (; e->in_flight; e->in_flight--) {
     if (!e->pairs[e->oldest].settled)
-      e->backend->collect (e->state, e->oldest, NULL, NULL);
+      e->backend->collect (e->state, e->oldest, NULL, NULL, NULL);
     e->oldest = (e->oldest + 1) % SD_ENGINE_MAX_IN_FLIGHT;
   }
 }

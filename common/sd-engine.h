@@ -53,10 +53,12 @@ typedef struct
    * NULL: it runs everything. */
   bool (*supports) (const SdParams * params, SdError * err);
   void *(*create) (int device_id, SdError * err);
-  /* left and right have equal sizes; out is GRAY16 of the same size. */
+  /* left and right have equal sizes; out is GRAY16 of the same size;
+   * confidence is NULL, or GRAY8 of the same size when
+   * params->confidence is set. */
   SdStatus (*process) (void *state, const SdParams * params,
       const SdPlane * left, const SdPlane * right, SdPlane * out,
-      SdError * err);
+      SdPlane * confidence, SdError * err);
   void (*destroy) (void *state);
   /* Starts a pair in slot (0 .. SD_ENGINE_MAX_IN_FLIGHT - 1, free) and
    * returns without waiting for it; left and right may be reused once it
@@ -64,9 +66,11 @@ typedef struct
   SdStatus (*submit) (void *state, int slot, const SdParams * params,
       const SdPlane * left, const SdPlane * right, SdError * err);
   /* Waits for the pair in slot and writes its disparity into out (GRAY16,
-   * the pair's size), or drops it when out is NULL; the slot is free
-   * afterwards, also on error. */
-  SdStatus (*collect) (void *state, int slot, SdPlane * out, SdError * err);
+   * the pair's size), or drops it when out is NULL, and its confidence
+   * into confidence (GRAY8; NULL unless the pair was submitted with
+   * params->confidence); the slot is free afterwards, also on error. */
+  SdStatus (*collect) (void *state, int slot, SdPlane * out,
+      SdPlane * confidence, SdError * err);
   /* Remaps every later pair through rect before anything else (NULL:
    * pairs are used as they come).  The engine keeps rect alive and
    * unchanged until the next call, and has no pair in flight during it. */
@@ -99,11 +103,14 @@ SdStatus sd_engine_set_rectification (SdEngine * engine,
     const SdRectification * rect, SdError * err);
 
 /* Computes the disparity of left against right into out (GRAY16, same size,
- * the output contract: 16 * d, 0 = invalid): sd_engine_submit, then
+ * the output contract: 16 * d, 0 = invalid) and, when the parameters ask
+ * for it (params->confidence), the confidence into confidence (GRAY8, same
+ * size, sd-confidence.h; NULL drops it): sd_engine_submit, then
  * sd_engine_collect, or the backend's process straight into out where it
  * has no submit.  Refused while pairs are in flight. */
 SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
-    const SdPlane * right, SdPlane * out, SdError * err);
+    const SdPlane * right, SdPlane * out, SdPlane * confidence,
+    SdError * err);
 
 /* Pairs in flight, so that a pair's upload, kernels and download overlap
  * the caller's work on the next one.
@@ -111,8 +118,10 @@ SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
  * sd_engine_submit starts the disparity of left against right; left and
  * right are copied before it returns.  sd_engine_collect waits for the
  * oldest pair submitted and not yet collected and writes its disparity into
- * out (GRAY16 of that pair's size).  Pairs come out in the order they went
- * in; at most SD_ENGINE_MAX_IN_FLIGHT are in flight.
+ * out (GRAY16 of that pair's size) and its confidence into confidence
+ * (GRAY8 of that size, or NULL; a pair submitted without
+ * params->confidence has none to give).  Pairs come out in the order they
+ * went in; at most SD_ENGINE_MAX_IN_FLIGHT are in flight.
  *
  * The rules while pairs are in flight:
  * - A pair keeps the parameters it was submitted with: sd_engine_set_params
@@ -120,15 +129,17 @@ SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
  *   another backend (backend "auto").
  * - Pairs of different sizes may be in flight together.
  * - An error from submit means the pair was not taken.  An error from
- *   collect belongs to the pair collected, which is gone; an out plane of
- *   the wrong size is refused before the pair is taken.
+ *   collect belongs to the pair collected, which is gone; an out or
+ *   confidence plane of the wrong size or format, or a confidence plane
+ *   for a pair without one, is refused before the pair is taken.
  * - sd_engine_discard and sd_engine_free drop the pairs in flight.
  *
  * Backends without submit and collect (the CPU) compute the whole pair in
  * sd_engine_submit; sd_engine_is_async says which kind the engine runs. */
 SdStatus sd_engine_submit (SdEngine * engine, const SdPlane * left,
     const SdPlane * right, SdError * err);
-SdStatus sd_engine_collect (SdEngine * engine, SdPlane * out, SdError * err);
+SdStatus sd_engine_collect (SdEngine * engine, SdPlane * out,
+    SdPlane * confidence, SdError * err);
 /* Waits for the pairs in flight and drops them. */
 void sd_engine_discard (SdEngine * engine);
 int sd_engine_in_flight (const SdEngine * engine);

@@ -188,6 +188,7 @@ sd_params_init (SdParams * p)
   p->tile_size = 10;
   p->outer_iterations = 4;
   p->inner_iterations = 2;
+  p->confidence = false;
 }
 
 int

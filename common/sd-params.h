@@ -113,6 +113,10 @@ typedef struct
 
   /* cpu backend */
   int threads;                  /* 0 .. SD_MAX_THREADS, 0 = one per core */
+
+  /* Also compute the per-pixel confidence (sd-confidence.h).  Not a
+   * property: the element sets it while its src_confidence pad exists. */
+  bool confidence;
 } SdParams;
 
 /* The defaults every front end starts from. */

@@ -26,9 +26,11 @@ typedef struct
 {
   uint8_t *stage_in;            /* pinned: 2 planes of up to 4 bytes a pixel */
   uint16_t *stage_out;          /* pinned */
+  uint8_t *stage_conf;          /* pinned */
   uint8_t *raw;                 /* device: the planes as they came */
   uint8_t *luma;                /* device: 2 packed planes: left, right */
   uint16_t *out;                /* device */
+  uint8_t *conf;                /* device: the confidence, when asked for */
   cudaEvent_t uploaded, computed, done;
   int width, height;
 } SdCudaSlot;
@@ -62,6 +64,7 @@ struct SdCudaPipeline
   void *volume;
   void *cost_volume;
   int16_t *disp, *disp_tmp;
+  uint8_t *margin;
   uint32_t *right_key;
   /* their staging carved out of host_block, the rest out of dev_block */
   SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
@@ -142,7 +145,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   size_t off = 0;
   const size_t o_slots = off;
   const size_t slot_dev_bytes = align_up (2 * n * 4) + align_up (2 * n) +
-      align_up (n * 2);
+      align_up (n * 2) + align_up (n);
   off += SD_ENGINE_MAX_IN_FLIGHT * slot_dev_bytes;
   const size_t o_pre = off;
   off += align_up (2 * n);
@@ -161,11 +164,14 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   off += align_up (n * 2);
   const size_t o_right = off;
   off += align_up (n * 4);
+  const size_t o_margin = off;
+  off += align_up (n);
   const size_t o_rect = off;
   if (s->rect_maps)
     off += align_up (2 * n);
   const size_t dev_bytes = off;
-  const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2);
+  const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2) +
+      align_up (n);
   const size_t host_bytes = SD_ENGINE_MAX_IN_FLIGHT * slot_bytes;
 
   if (dev_bytes > s->dev_capacity) {
@@ -217,6 +223,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->disp = (int16_t *) (d + o_disp);
   s->disp_tmp = (int16_t *) (d + o_disp_tmp);
   s->right_key = (uint32_t *) (d + o_right);
+  s->margin = d + o_margin;
   s->rect_luma = s->rect_maps ? d + o_rect : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
@@ -224,9 +231,12 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     uint8_t *db = d + o_slots + i * slot_dev_bytes;
     slot->stage_in = hb;
     slot->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
+    slot->stage_conf = hb + align_up (2 * n * 4) + align_up (n * 2);
     slot->raw = db;
     slot->luma = db + align_up (2 * n * 4);
     slot->out = (uint16_t *) (db + align_up (2 * n * 4) + align_up (2 * n));
+    slot->conf = db + align_up (2 * n * 4) + align_up (2 * n) +
+        align_up (n * 2);
   }
   s->width = w;
   s->height = h;
@@ -257,6 +267,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
    * and eight do best there (run 24) */
   b.deep_reads = p->num_disparities <= 128;
   b.disp = s->disp;
+  b.margin = p->confidence ? s->margin : NULL;
   b.right_key = s->right_key;
   b.width = w;
   b.height = h;
@@ -272,10 +283,11 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 }
 
 /* Everything after luma extraction: s->luma holds both images; the output
- * goes to out (device, pitched).  Only enqueues. */
+ * goes to out (device, pitched), the confidence (when params->confidence)
+ * to conf (device, packed).  Only enqueues. */
 static SdStatus
 enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
-    size_t out_pitch, SdError * err)
+    size_t out_pitch, uint8_t * conf, SdError * err)
 {
   const int w = s->width, h = s->height;
   const uint8_t *luma = s->luma;
@@ -298,12 +310,15 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     if (sd_params_uses_census (p))
       CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
               s->stream), "computing census signatures");
+    const SdCudaReadOut read_out = { s->disp,
+      p->confidence ? s->margin : NULL, s->right_key
+    };
     if (p->algorithm == SD_ALGORITHM_HBP)
-      CHECK (sd_cuda_hbp (p, pre, s->census, s->volume, s->disp,
-              s->right_key, w, h, s->stream), "propagating beliefs");
+      CHECK (sd_cuda_hbp (p, pre, s->census, s->volume, &read_out, w, h,
+              s->stream), "propagating beliefs");
     else
-      CHECK (sd_cuda_tiled_bp (p, pre, s->census, s->volume, s->disp,
-              s->right_key, w, h, &s->info, &s->tiled_graph, s->stream),
+      CHECK (sd_cuda_tiled_bp (p, pre, s->census, s->volume, &read_out, w,
+              h, &s->info, &s->tiled_graph, s->stream),
           "propagating beliefs over tiles");
     if (s->marks) {
       CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
@@ -314,8 +329,9 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     if (st != SD_OK)
       return st;
   }
-  CHECK (sd_cuda_refine (p, s->disp, s->right_key, s->disp_tmp, out,
-          out_pitch, w, h, s->stream), "refining disparities");
+  CHECK (sd_cuda_refine (p, s->disp, s->right_key,
+          p->confidence ? s->margin : NULL, s->disp_tmp, out, out_pitch,
+          conf, w, h, s->stream), "refining disparities");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[4], s->stream), "recording an event");
   return SD_OK;
@@ -418,14 +434,18 @@ submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
   if (timed)
     CHECK (cudaEventRecord (s->ev[0], s->upload), "recording an event");
   if ((st = enqueue_upload (s, slot, left, right, err)) != SD_OK
-      || (st = enqueue_pipeline (s, p, slot->out, (size_t) w * 2, err))
-      != SD_OK)
+      || (st = enqueue_pipeline (s, p, slot->out, (size_t) w * 2,
+              slot->conf, err)) != SD_OK)
     return st;
   CHECK (cudaEventRecord (slot->computed, s->stream), "recording an event");
   CHECK (cudaStreamWaitEvent (s->download, slot->computed, 0),
       "ordering the download");
   CHECK (cudaMemcpyAsync (slot->stage_out, slot->out, (size_t) w * h * 2,
           cudaMemcpyDeviceToHost, s->download), "downloading the disparity");
+  if (p->confidence)
+    CHECK (cudaMemcpyAsync (slot->stage_conf, slot->conf, (size_t) w * h,
+            cudaMemcpyDeviceToHost, s->download),
+        "downloading the confidence");
   if (timed)
     CHECK (cudaEventRecord (s->ev[1], s->download), "recording an event");
   CHECK (cudaEventRecord (slot->done, s->download), "recording an event");
@@ -434,11 +454,12 @@ submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
   return SD_OK;
 }
 
-/* Waits for the slot's pair and copies its disparity to out (when not
- * NULL, a host plane of the pair's size). */
+/* Waits for the slot's pair and copies its disparity to out and its
+ * confidence to conf (each when not NULL, a host plane of the pair's
+ * size; conf only for a pair submitted with params->confidence). */
 static SdStatus
 collect_host (SdCudaPipeline * s, int slot_index, SdPlane * out,
-    SdError * err)
+    SdPlane * conf, SdError * err)
 {
   const SdCudaSlot *slot = &s->slots[slot_index];
   SdStatus st = select_device (s, err);
@@ -449,6 +470,10 @@ collect_host (SdCudaPipeline * s, int slot_index, SdPlane * out,
     for (int y = 0; y < slot->height; y++)
       memcpy (sd_plane_row (out, y), slot->stage_out +
           (size_t) y * slot->width, (size_t) slot->width * 2);
+  if (conf)
+    for (int y = 0; y < slot->height; y++)
+      memcpy (sd_plane_row (conf, y), slot->stage_conf +
+          (size_t) y * slot->width, (size_t) slot->width);
   return SD_OK;
 }
 
@@ -459,7 +484,7 @@ process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
   SdStatus st = check_input (s, p, left, right, out, err);
   if (st == SD_OK)
     st = submit_host (s, 0, p, left, right, timed, err);
-  return st == SD_OK ? collect_host (s, 0, out, err) : st;
+  return st == SD_OK ? collect_host (s, 0, out, NULL, err) : st;
 }
 
 static SdStatus
@@ -473,7 +498,8 @@ enqueue_device (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
     CHECK (sd_cuda_luma (planes[i]->data, planes[i]->stride,
             planes[i]->format, s->luma + (size_t) i * w * h, w, h,
             s->stream), "extracting luma");
-  return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride, err);
+  return enqueue_pipeline (s, p, (uint16_t *) out->data, out->stride,
+      s->slots[0].conf, err);
 }
 
 /* The streams of the copies, apart from the kernels' (copies on the
@@ -832,9 +858,11 @@ cuda_submit (void *state, int slot, const SdParams * params,
 }
 
 static SdStatus
-cuda_collect (void *state, int slot, SdPlane * out, SdError * err)
+cuda_collect (void *state, int slot, SdPlane * out, SdPlane * confidence,
+    SdError * err)
 {
-  return collect_host ((SdCudaPipeline *) state, slot, out, err);
+  return collect_host ((SdCudaPipeline *) state, slot, out, confidence,
+      err);
 }
 
 static void

@@ -4,6 +4,7 @@
  * right disparities.  Every float operation repeats the CPU's, in its
  * order, with explicit round-to-nearest intrinsics (see sd-cuda-hbp.cu). */
 #include "sd-cuda-bp.h"
+#include "sd-confidence.h"
 
 #define BLOCK 128
 
@@ -59,8 +60,8 @@ gaussian_y_kernel (const float *src, float *dst, int w, int h,
 }
 
 __global__ void
-disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
-    int min_disparity, int subpixel)
+disparity_kernel (const float *belief, int16_t * disp, uint8_t * margin,
+    int w, int h, int D, int min_disparity, int subpixel, float scale)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
@@ -68,6 +69,8 @@ disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
     return;
   if (x < min_disparity) {
     disp[(size_t) y * w + x] = SD_DISP_INVALID;
+    if (margin)
+      margin[(size_t) y * w + x] = 0;
     return;
   }
   const int pitch = sd_cuda_bp_pitch (w);
@@ -80,6 +83,20 @@ disparity_kernel (const float *belief, int16_t * disp, int w, int h, int D,
       best_value = v;
       best = k;
     }
+  }
+  if (margin) {
+    /* the best belief more than one index away, the first on ties */
+    int second = -1;
+    float second_value = 0.0f;
+    for (int k = 0; k < D; k++) {
+      const float v = b[(size_t) k * pitch];
+      if (abs (k - best) > 1 && (second < 0 || v < second_value)) {
+        second = k;
+        second_value = v;
+      }
+    }
+    margin[(size_t) y * w + x] = sd_confidence_bp_margin (second < 0 ?
+        0.0f : __fsub_rn (second_value, best_value), scale, second >= 0);
   }
   float d = (float) (min_disparity + best);
   if (subpixel && best > 0 && best < D - 1) {
@@ -143,13 +160,16 @@ sd_cuda_bp_images (const SdParams * p, const uint8_t * images, float *smooth,
 }
 
 cudaError_t
-sd_cuda_bp_read_out (const SdParams * p, const float *belief, int16_t * disp,
-    uint32_t * right_key, int w, int h, cudaStream_t stream)
+sd_cuda_bp_read_out (const SdParams * p, const float *belief,
+    const SdCudaReadOut * out, int w, int h, cudaStream_t stream)
 {
-  disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief, disp, w,
-      h, p->num_disparities, p->min_disparity, p->subpixel);
+  /* the scale rounded as the CPU's float product rounds it */
+  const float scale = p->data_weight * p->data_trunc;
+  disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
+      out->disp, out->margin, w, h, p->num_disparities, p->min_disparity,
+      p->subpixel, scale);
   if (p->lr_check != SD_LR_CHECK_OFF)
     right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
-        right_key, w, h, p->num_disparities, p->min_disparity);
+        out->right_key, w, h, p->num_disparities, p->min_disparity);
   return cudaGetLastError ();
 }

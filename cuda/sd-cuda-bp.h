@@ -75,12 +75,10 @@ sd_cuda_bp_cost_source (const SdParams * p, const float *smooth,
 cudaError_t sd_cuda_bp_images (const SdParams * params, const uint8_t *
     images, float *smooth, float *tmp, int w, int h, cudaStream_t stream);
 
-/* Beliefs (in the layout above) to disp, 16 * d or SD_DISP_INVALID, and,
- * when params->lr_check is on, right_key in sd_cuda_refine's form, as
- * sd_cpu_bp_disparity() and sd_cpu_bp_right_disparity() do.  Only
- * enqueues. */
+/* Beliefs (in the layout above) into out, as sd_cpu_bp_disparity() and
+ * sd_cpu_bp_right_disparity() do.  Only enqueues. */
 cudaError_t sd_cuda_bp_read_out (const SdParams * params,
-    const float *belief, int16_t * disp, uint32_t * right_key, int w, int h,
+    const float *belief, const SdCudaReadOut * out, int w, int h,
     cudaStream_t stream);
 
 #endif

@@ -349,8 +349,8 @@ align_256 (uint8_t * p)
 
 cudaError_t
 sd_cuda_hbp (const SdParams * p, const uint8_t * images,
-    const uint64_t * census, void *workspace, int16_t * disp,
-    uint32_t * right_key, int w, int h, cudaStream_t stream)
+    const uint64_t * census, void *workspace, const SdCudaReadOut * out,
+    int w, int h, cudaStream_t stream)
 {
   const int D = p->num_disparities;
   const size_t npix = (size_t) w * h;
@@ -380,5 +380,5 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images,
       run_levels < float >(p, data, (float *) msgs, elements, lv, n, stream);
   if (e != cudaSuccess)
     return e;
-  return sd_cuda_bp_read_out (p, data, disp, right_key, w, h, stream);
+  return sd_cuda_bp_read_out (p, data, out, w, h, stream);
 }

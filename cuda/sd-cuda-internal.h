@@ -62,6 +62,8 @@ typedef struct
   void *cost_volume;            /* sd_cuda_cost_volume_bytes() of scratch */
   int deep_reads;               /* more reads of it in flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
+  uint8_t *margin;              /* each pixel's margin (sd-confidence.h), or
+                                 * NULL when no confidence is asked for */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */
   int width, height;
@@ -81,11 +83,25 @@ cudaError_t sd_cuda_sgm (const SdParams * params,
 cudaError_t sd_cuda_wta (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 
+/* What a belief propagation read-out writes: the left disparity (16 * d or
+ * SD_DISP_INVALID), each pixel's margin (NULL: no confidence asked for)
+ * and, when params->lr_check is on, the right pixels' keys (all ones for
+ * none, dmin + k in the low byte otherwise). */
+typedef struct
+{
+  int16_t *disp;
+  uint8_t *margin;
+  uint32_t *right_key;
+} SdCudaReadOut;
+
 /* sd-cuda-refine.cu: left-right check and median into tmp (when either is
- * on), then hole filling and the output contract into out (pitched). */
+ * on, or a confidence is asked for), then hole filling and the output
+ * contract into out (pitched).  With margin (the read-out's) not NULL, the
+ * confidence goes to conf (packed), as sd_cpu_confidence() writes it. */
 cudaError_t sd_cuda_refine (const SdParams * params, const int16_t * disp,
-    const uint32_t * right_key, int16_t * tmp, uint16_t * out,
-    size_t out_pitch, int width, int height, cudaStream_t stream);
+    const uint32_t * right_key, const uint8_t * margin, int16_t * tmp,
+    uint16_t * out, size_t out_pitch, uint8_t * conf, int width, int height,
+    cudaStream_t stream);
 
 static inline int
 sd_cuda_div_up (int a, int b)

@@ -1,17 +1,21 @@
 /* After winner-takes-all: the left-right check, the 3x3 median of valid
- * values, hole filling, and the output contract (16 * d, 0 = invalid). */
+ * values, the confidence, hole filling, and the output contract (16 * d,
+ * 0 = invalid). */
 #include "sd-cuda-internal.h"
+#include "sd-confidence.h"
 #include "sd-output.h"
 
 #define SD_INF16 0x7fff
 
-/* The left disparity at (x, y) after the left-right check; the right
- * disparity is dmin + k of the right pixel's key (sum << 8 | k). */
+/* The left disparity at (x, y) after the left-right check, and its
+ * agreement |d - dR| into *diff (0 with the check off); the right
+ * disparity dR is dmin + k of the right pixel's key (sum << 8 | k). */
 __device__ __forceinline__ int
 sd_checked (const int16_t * disp, const uint32_t * right_key, int lr,
-    int dmin, size_t row, int x)
+    int dmin, size_t row, int x, int *diff)
 {
   const int v = disp[row + x];
+  *diff = 0;
   if (v == SD_DISP_INVALID || lr < 0)
     return v;
   const int d = (v + SD_SUBPIXEL_SCALE / 2) / SD_SUBPIXEL_SCALE;
@@ -19,25 +23,39 @@ sd_checked (const int16_t * disp, const uint32_t * right_key, int lr,
   if (xr < 0)
     return SD_DISP_INVALID;
   const uint32_t key = right_key[row + xr];
-  if (key == 0xffffffffu || abs (dmin + (int) (key & 0xff) - d) > lr)
+  *diff = abs (dmin + (int) (key & 0xff) - d);
+  if (key == 0xffffffffu || *diff > lr)
     return SD_DISP_INVALID;
   return v;
+}
+
+/* The pixel's confidence from its final (median) value v, its margin and
+ * its left-right agreement. */
+__device__ __forceinline__ void
+sd_write_confidence (uint8_t * conf, const uint8_t * margin, size_t at,
+    int v, int lr, int diff)
+{
+  if (conf)
+    conf[at] = v <= 0 ? 0 : sd_confidence_value (margin[at], lr, diff);
 }
 
 /* Left-right check and (optionally) the median: the lower median of the
  * valid values of the 3x3 window, as common/cpu/refine.c sorts them. */
 __global__ void
 sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
-    int lr, int dmin, int median, int16_t * dst, int width, int height)
+    int lr, int dmin, int median, int16_t * dst, const uint8_t * margin,
+    uint8_t * conf, int width, int height)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
   const size_t row = (size_t) y * width;
-  const int c = sd_checked (disp, right_key, lr, dmin, row, x);
+  int diff, unused;
+  const int c = sd_checked (disp, right_key, lr, dmin, row, x, &diff);
   if (!median || c == SD_DISP_INVALID) {
     dst[row + x] = (int16_t) c;
+    sd_write_confidence (conf, margin, row + x, c, lr, diff);
     return;
   }
   int v[9];
@@ -50,7 +68,8 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
       int val = SD_INF16;
       if (xx >= 0 && xx < width && yy >= 0 && yy < height) {
         const int t = dx == 0 && dy == 0 ? c :
-            sd_checked (disp, right_key, lr, dmin, (size_t) yy * width, xx);
+            sd_checked (disp, right_key, lr, dmin, (size_t) yy * width, xx,
+            &unused);
         if (t != SD_DISP_INVALID) {
           val = t;
           n++;
@@ -75,6 +94,7 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
     if (i == (n - 1) / 2)
       out = v[i];
   dst[row + x] = (int16_t) out;
+  sd_write_confidence (conf, margin, row + x, out, lr, diff);
 }
 
 /* One warp per row.  Hole filling needs, for every invalid pixel, the
@@ -143,16 +163,18 @@ sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
 
 cudaError_t
 sd_cuda_refine (const SdParams * p, const int16_t * disp,
-    const uint32_t * right_key, int16_t * tmp, uint16_t * out,
-    size_t out_pitch, int width, int height, cudaStream_t stream)
+    const uint32_t * right_key, const uint8_t * margin, int16_t * tmp,
+    uint16_t * out, size_t out_pitch, uint8_t * conf, int width, int height,
+    cudaStream_t stream)
 {
   const int lr = p->lr_check;
   const int16_t *src = disp;
-  if (lr != SD_LR_CHECK_OFF || p->median) {
+  if (lr != SD_LR_CHECK_OFF || p->median || margin) {
     dim3 block (32, 8);
     dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
     sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
-        lr, p->min_disparity, p->median, tmp, width, height);
+        lr, p->min_disparity, p->median, tmp, margin, margin ? conf : NULL,
+        width, height);
     src = tmp;
   }
   sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,

@@ -623,7 +623,8 @@ sd_cuda_tiled_bp_workspace_bytes (const SdParams * p, int w, int h)
 
 cudaError_t
 sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
-    const uint64_t * census, void *workspace, int16_t * disp, uint32_t * right_key, int w, int h,
+    const uint64_t * census, void *workspace, const SdCudaReadOut * out,
+    int w, int h,
     const SdCudaDeviceInfo * info, SdCudaTiledGraph ** cache,
     cudaStream_t stream)
 {
@@ -673,5 +674,5 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   }
   if (e != cudaSuccess)
     return e;
-  return sd_cuda_bp_read_out (p, a.belief, disp, right_key, w, h, stream);
+  return sd_cuda_bp_read_out (p, a.belief, out, w, h, stream);
 }

@@ -25,13 +25,11 @@ void sd_cuda_tiled_graph_free (SdCudaTiledGraph * graph);
 
 /* images: two packed GRAY8 planes (left, then right; prefiltered);
  * census: their census signatures, read when params->cost is census (as
- * sd_cuda_hbp).  Writes disp (16 * d or SD_DISP_INVALID) and, when
- * params->lr_check is on, right_key (sd_cuda_refine's form).  Only
- * enqueues on stream. */
+ * sd_cuda_hbp).  Reads the beliefs out into out.  Only enqueues on
+ * stream. */
 cudaError_t sd_cuda_tiled_bp (const SdParams * params,
     const uint8_t * images, const uint64_t * census, void *workspace,
-    int16_t * disp,
-    uint32_t * right_key, int w, int h, const SdCudaDeviceInfo * info,
+    const SdCudaReadOut * out, int w, int h, const SdCudaDeviceInfo * info,
     SdCudaTiledGraph ** cache, cudaStream_t stream);
 
 #endif

@@ -1,5 +1,6 @@
-/* Winner-takes-all with the uniqueness test and subpixel refinement, and the
- * right image's disparity, from the path volumes of sd-cuda-sgm.cu.
+/* Winner-takes-all with the uniqueness test and subpixel refinement, the
+ * margin of the confidence, and the right image's disparity, from the path
+ * volumes of sd-cuda-sgm.cu.
  *
  * A block takes a run of SD_WTA_TILE pixels of one row.  Each lane group
  * sums the paths of one pixel at a time (lanes = disparities, as in the
@@ -9,6 +10,7 @@
  * contributes the minimum of its part as (sum << 8 | k), and atomicMin
  * keeps the smallest, which is the reference's first minimum. */
 #include "sd-cuda-sgm.cuh"
+#include "sd-confidence.h"
 
 #define SD_WTA_TILE 64
 #define SD_WTA_WARPS 4
@@ -18,6 +20,7 @@ typedef struct
   const uint8_t *volume;
   size_t path_stride;
   int16_t *disp;
+  uint8_t *margin;
   uint32_t *right_key;
   int width, height, D, dmin, dp;
   int uniqueness, subpixel, lr;
@@ -112,6 +115,9 @@ sd_wta_kernel (const SdWtaArgs a)
         if (x < dmin || !unique)
           value = SD_DISP_INVALID;
         a.disp[row + x] = (int16_t) value;
+        if (a.margin)
+          a.margin[row + x] = x < dmin ? 0 :
+              sd_confidence_sgm_margin (best_sum, m2, m2 != SD_FULL_MASK);
       }
 #pragma unroll
       for (int p = 0; p < NP; p++)
@@ -169,6 +175,7 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
   a.dp = lanes * dpl;
   a.path_stride = (size_t) b->width * b->height * a.dp;
   a.disp = b->disp;
+  a.margin = b->margin;
   a.right_key = b->right_key;
   a.width = b->width;
   a.height = b->height;

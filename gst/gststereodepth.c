@@ -603,7 +603,7 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   /* the output's layout was found when it was mapped for the submit */
   gst_stereo_depth_plane (&pending.frame, &op);
   start = gst_util_get_timestamp ();
-  status = sd_engine_collect (self->engine, &op, &err);
+  status = sd_engine_collect (self->engine, &op, NULL, &err);
   elapsed = gst_util_get_timestamp () - start + pending.submit_time;
   GST_OBJECT_LOCK (self);
   statistics = self->statistics;

@@ -2,6 +2,7 @@
  * the O(D) message of a truncated linear smoothness term, and the read-out
  * of beliefs into disparities. */
 #include "sd-cpu.h"
+#include "../sd-confidence.h"
 #include "../sd-cost.h"
 
 #include <math.h>
@@ -176,15 +177,24 @@ sd_bp_beliefs (const SdBpGrid * g, float *belief)
   }
 }
 
-/* Disparity of one belief vector: the best k, refined with a parabola. */
+/* Disparity of one belief vector: the best k, refined with a parabola;
+ * its margin into *margin when margin is not NULL. */
 static int16_t
-belief_to_disparity (const SdParams * p, const float *b)
+belief_to_disparity (const SdParams * p, const float *b, uint8_t * margin)
 {
   const int D = p->num_disparities;
   int best = 0;
   for (int k = 1; k < D; k++)
     if (b[k] < b[best])
       best = k;
+  if (margin) {
+    int second = -1;
+    for (int k = 0; k < D; k++)
+      if (abs (k - best) > 1 && (second < 0 || b[k] < b[second]))
+        second = k;
+    *margin = sd_confidence_bp_margin (second < 0 ? 0.0f :
+        b[second] - b[best], p->data_weight * p->data_trunc, second >= 0);
+  }
   float d = (float) (p->min_disparity + best);
   if (p->subpixel && best > 0 && best < D - 1) {
     const float denom = b[best - 1] + b[best + 1] - 2 * b[best];
@@ -196,14 +206,20 @@ belief_to_disparity (const SdParams * p, const float *b)
 
 void
 sd_cpu_bp_disparity (const SdParams * p, const float *belief, int16_t * disp,
-    int width, int height)
+    uint8_t * margin, int width, int height)
 {
   const int D = p->num_disparities;
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const size_t i = (size_t) y * width + x;
-      disp[i] = x < p->min_disparity ? SD_DISP_INVALID :
-          belief_to_disparity (p, belief + i * D);
+      uint8_t *m = margin ? margin + i : NULL;
+      if (x < p->min_disparity) {
+        disp[i] = SD_DISP_INVALID;
+        if (m)
+          *m = 0;
+      } else {
+        disp[i] = belief_to_disparity (p, belief + i * D, m);
+      }
     }
   }
 }

@@ -19,7 +19,7 @@ enum
   RAW_LUMA, LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
   CENSUS_LEFT, CENSUS_RIGHT, COST, SGM_WORKSPACE,
   FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
-  DISP, DISP_TMP, RIGHT_DISP, N_BUFFERS
+  DISP, DISP_TMP, RIGHT_DISP, MARGIN, N_BUFFERS
 };
 
 typedef struct
@@ -95,13 +95,13 @@ reference_sgm_workspace_bytes (const SdParams * p, int width, int height)
 
 static void
 reference_sgm (const SdParams * p, const uint8_t * cost,
-    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
-    void *workspace, int width, int height)
+    const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height)
 {
   uint16_t *sum = workspace;
   uint16_t *scratch = sum + (size_t) height * width * p->num_disparities;
   sd_cpu_sgm (p, cost, guide, sum, scratch, width, height);
-  sd_cpu_wta (p, sum, disp, width, height);
+  sd_cpu_wta (p, sum, disp, margin, width, height);
   if (p->lr_check != SD_LR_CHECK_OFF)
     sd_cpu_right_disparity (p, sum, right_disp, width, height);
 }
@@ -142,7 +142,7 @@ stages (const SdCpuState * s)
 static bool
 run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
     const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
-    int16_t * right_disp, int w, int h)
+    uint8_t * margin, int16_t * right_disp, int w, int h)
 {
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
   uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
@@ -154,7 +154,7 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
     return false;
   st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
       w, h);
-  st->sgm (p, cost, guide, disp, right_disp, workspace, w, h);
+  st->sgm (p, cost, guide, disp, margin, right_disp, workspace, w, h);
   return true;
 }
 
@@ -171,13 +171,14 @@ static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
   sd_cpu_tiled_bp
 };
 
-/* The left disparities from the beliefs and, for the left-right check,
- * the right ones. */
+/* The left disparities (and margins, when margin is not NULL) from the
+ * beliefs and, for the left-right check, the right ones. */
 static void
 reference_bp_disparities (const SdParams * p, const float *belief,
-    int16_t * disp, int16_t * right_disp, int width, int height)
+    int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
+    int height)
 {
-  sd_cpu_bp_disparity (p, belief, disp, width, height);
+  sd_cpu_bp_disparity (p, belief, disp, margin, width, height);
   if (p->lr_check != SD_LR_CHECK_OFF)
     sd_cpu_bp_right_disparity (p, belief, right_disp, width, height);
 }
@@ -187,7 +188,7 @@ reference_bp_disparities (const SdParams * p, const float *belief,
 static bool
 run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
     const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
-    int16_t * right_disp, int w, int h)
+    uint8_t * margin, int16_t * right_disp, int w, int h)
 {
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
   float *left = reserve (s, FLOAT_LEFT, n * sizeof (float));
@@ -216,7 +217,7 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
       census_left, census_right, data, w, h);
   method->solve (p, data, belief, ws, w, h);
   (s->fast ? sd_fast_bp_disparities : reference_bp_disparities) (p, belief,
-      disp, right_disp, w, h);
+      disp, margin, right_disp, w, h);
   return true;
 }
 
@@ -252,7 +253,8 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
 
 static SdStatus
 cpu_process (void *state, const SdParams * p, const SdPlane * left,
-    const SdPlane * right, SdPlane * out, SdError * err)
+    const SdPlane * right, SdPlane * out, SdPlane * confidence,
+    SdError * err)
 {
   SdCpuState *s = state;
   const int w = left->width, h = left->height;
@@ -265,8 +267,9 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   int16_t *disp = reserve (s, DISP, n * sizeof (int16_t));
   int16_t *disp_tmp = reserve (s, DISP_TMP, n * sizeof (int16_t));
   int16_t *right_disp = reserve (s, RIGHT_DISP, n * sizeof (int16_t));
+  uint8_t *margin = p->confidence ? reserve (s, MARGIN, n) : NULL;
   bool ok = luma_left && luma_right && pre_left && pre_right && tmp && disp
-      && disp_tmp && right_disp;
+      && disp_tmp && right_disp && (margin || !p->confidence);
   ok = ok && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
   if (ok) {
@@ -275,17 +278,17 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
     switch (p->algorithm) {
       case SD_ALGORITHM_SGM:
-        ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, right_disp,
-            w, h);
+        ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, margin,
+            right_disp, w, h);
         break;
       case SD_ALGORITHM_HBP:
         ok = run_bp (s, &(const BpMethod) {
             stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
-            pre_right, disp, right_disp, w, h);
+            pre_right, disp, margin, right_disp, w, h);
         break;
       case SD_ALGORITHM_TILED_BP:
-        ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, right_disp,
-            w, h);
+        ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, margin,
+            right_disp, w, h);
         break;
     }
   }
@@ -303,6 +306,10 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     disp = disp_tmp;
     disp_tmp = t;
   }
+  /* before the holes are filled: a filled pixel has no match */
+  if (confidence)
+    sd_cpu_confidence (p, p->median ? disp_tmp : disp, disp, right_disp,
+        margin, confidence->data, confidence->stride, w, h);
   if (sd_params_fill_holes (p))
     sd_cpu_fill_holes (disp, w, h);
   sd_cpu_to_output (p, disp, out->data, out->stride, w, h);

@@ -2,6 +2,7 @@
  * subpixel refinement, left-right check, median, hole filling. */
 #include "sd-cpu.h"
 
+#include "../sd-confidence.h"
 #include "../sd-output.h"
 
 #include <stdlib.h>
@@ -26,32 +27,44 @@ argmin (const uint16_t * s, int n, int stride)
 
 void
 sd_cpu_wta (const SdParams * p, const uint16_t * sum, int16_t * disp,
-    int width, int height)
+    uint8_t * margin, int width, int height)
 {
   const int D = p->num_disparities;
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const size_t pix = (size_t) y * width + x;
       const uint16_t *s = sum + pix * D;
+      uint8_t *m = margin ? margin + pix : NULL;
       /* no disparity of the range points inside the right image */
       if (x < p->min_disparity) {
         disp[pix] = SD_DISP_INVALID;
+        if (m)
+          *m = 0;
         continue;
       }
-      disp[pix] = sd_cpu_wta_value (p, s, argmin (s, D, 1));
+      disp[pix] = sd_cpu_wta_value (p, s, argmin (s, D, 1), m);
     }
   }
 }
 
 int16_t
-sd_cpu_wta_value (const SdParams * p, const uint16_t * s, int best)
+sd_cpu_wta_value (const SdParams * p, const uint16_t * s, int best,
+    uint8_t * margin)
 {
   const int D = p->num_disparities;
+  /* the smallest sum more than one index away: the uniqueness test and the
+   * margin both weigh the best against it */
+  int second = -1;
+  if (p->uniqueness > 0 || margin)
+    for (int k = 0; k < D; k++)
+      if (abs (k - best) > 1 && (second < 0 || s[k] < second))
+        second = s[k];
+  if (margin)
+    *margin = sd_confidence_sgm_margin (s[best], second, second >= 0);
   /* at 0 % no cost can beat the smallest: nothing to look at */
-  for (int k = 0; k < D && p->uniqueness > 0; k++)
-    if (abs (k - best) > 1 && (int) s[k] * (100 - p->uniqueness) <
-        (int) s[best] * 100)
-      return SD_DISP_INVALID;
+  if (p->uniqueness > 0 && second >= 0
+      && second * (100 - p->uniqueness) < (int) s[best] * 100)
+    return SD_DISP_INVALID;
   int value = (p->min_disparity + best) * SD_SUBPIXEL_SCALE;
   if (p->subpixel && best > 0 && best < D - 1) {
     const int left = s[best - 1], right = s[best + 1];
@@ -104,6 +117,35 @@ sd_cpu_lr_check (const SdParams * p, int16_t * disp,
       if (xr < 0 || right_disp[(size_t) y * width + xr] == SD_DISP_INVALID
           || abs (right_disp[(size_t) y * width + xr] - d) > p->lr_check)
         *v = SD_DISP_INVALID;
+    }
+  }
+}
+
+/* The left-right agreement |d - dR| of a checked disparity v. */
+static int
+lr_diff (const int16_t * right_row, int16_t v, int x)
+{
+  const int d = (v + SD_SUBPIXEL_SCALE / 2) / SD_SUBPIXEL_SCALE;
+  return abs (right_row[x - d] - d);
+}
+
+void
+sd_cpu_confidence (const SdParams * p, const int16_t * checked,
+    const int16_t * final, const int16_t * right_disp, const uint8_t * margin,
+    uint8_t * conf, size_t conf_stride, int width, int height)
+{
+  for (int y = 0; y < height; y++) {
+    const size_t row = (size_t) y * width;
+    uint8_t *c = conf + (size_t) y * conf_stride;
+    for (int x = 0; x < width; x++) {
+      /* no match: invalid, or 0, which fill-holes treats as a hole */
+      if (final[row + x] <= 0) {
+        c[x] = 0;
+        continue;
+      }
+      const int diff = p->lr_check == SD_LR_CHECK_OFF ? 0 :
+          lr_diff (right_disp + row, checked[row + x], x);
+      c[x] = sd_confidence_value (margin[row + x], p->lr_check, diff);
     }
   }
 }

@@ -83,13 +83,15 @@ void sd_cpu_sgm (const SdParams * params, const uint8_t * cost,
 
 /* refine.c */
 /* Winner takes all with the uniqueness test and (optionally) subpixel
- * refinement: disp gets 16 * d or SD_DISP_INVALID. */
+ * refinement: disp gets 16 * d or SD_DISP_INVALID, and margin (when not
+ * NULL) each pixel's margin (sd-confidence.h). */
 void sd_cpu_wta (const SdParams * params, const uint16_t * sum,
-    int16_t * disp, int width, int height);
+    int16_t * disp, uint8_t * margin, int width, int height);
 /* One pixel of sd_cpu_wta: its value from its sums s whose first smallest
- * is s[best] (the uniqueness test, then subpixel refinement). */
+ * is s[best] (the uniqueness test, then subpixel refinement), and its
+ * margin into *margin when margin is not NULL. */
 int16_t sd_cpu_wta_value (const SdParams * params, const uint16_t * s,
-    int best);
+    int best, uint8_t * margin);
 /* How many disparities right pixel xr can take: those whose left pixel
  * xr + min_disparity + k lies inside the image (0 means none).  Both
  * right-view read-outs use it; the candidate of index k sits at volume
@@ -103,6 +105,14 @@ void sd_cpu_right_disparity (const SdParams * params, const uint16_t * sum,
  * than params->lr_check pixels. */
 void sd_cpu_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
+/* The confidence plane (sd-confidence.h) into conf (rows conf_stride
+ * apart): checked holds the disparities after the left-right check, final
+ * the same after the median (before hole filling), margin the read-out's
+ * margins. */
+void sd_cpu_confidence (const SdParams * params, const int16_t * checked,
+    const int16_t * final, const int16_t * right_disp,
+    const uint8_t * margin, uint8_t * conf, size_t conf_stride, int width,
+    int height);
 /* 3x3 median over the valid values around each valid pixel (lower median
  * for an even count); invalid pixels stay invalid. */
 void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
@@ -138,9 +148,10 @@ void sd_cpu_bp_data_cost (const SdParams * params, const float *left,
 void sd_bp_message (const float *data, const float *in_a, const float *in_b,
     const float *in_c, float *out, int num_disparities, float disc_trunc);
 /* Disparities from beliefs: argmin (ties to the smaller), parabola
- * refinement in float when params->subpixel. */
+ * refinement in float when params->subpixel; margin (when not NULL) gets
+ * each pixel's margin (sd-confidence.h). */
 void sd_cpu_bp_disparity (const SdParams * params, const float *belief,
-    int16_t * disp, int width, int height);
+    int16_t * disp, uint8_t * margin, int width, int height);
 /* The right view's integer disparity from the same beliefs, as
  * sd_cpu_right_disparity does for SGM sums. */
 void sd_cpu_bp_right_disparity (const SdParams * params, const float *belief,

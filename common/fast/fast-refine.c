@@ -42,14 +42,15 @@ sd_fast_bp_data_cost (const SdParams * p, const float *left,
 
 void
 sd_fast_bp_disparities (const SdParams * p, const float *belief,
-    int16_t * disp, int16_t * right_disp, int width, int height)
+    int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
+    int height)
 {
   const bool right = p->lr_check != SD_LR_CHECK_OFF;
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;
     sd_cpu_bp_disparity (p, belief + row * p->num_disparities, disp + row,
-        width, 1);
+        margin ? margin + row : NULL, width, 1);
     if (right)
       sd_cpu_bp_right_disparity (p, belief + row * p->num_disparities,
           right_disp + row, width, 1);

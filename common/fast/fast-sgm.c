@@ -325,7 +325,7 @@ read_out_rows (const Frame * f, const Workspace * ws, int thread)
  * the first smallest. */
 static void
 read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
-    int16_t * disp, int16_t * right_disp)
+    int16_t * disp, uint8_t * margin, int16_t * right_disp)
 {
   const SdParams *p = f->p;
   const int w = f->width, dmin = p->min_disparity;
@@ -366,16 +366,19 @@ read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
         memcpy (r.right_index + slot + k, &index, sizeof (index));
       }
     }
+    uint8_t *m = margin ? margin + (size_t) y * w + x : NULL;
     if (x < dmin) {
       /* no disparity of the range points inside the right image */
       disp[(size_t) y * w + x] = SD_DISP_INVALID;
+      if (m)
+        *m = 0;
       continue;
     }
     const uint16_t smallest = (uint16_t) hmin (least);
     int best = 0;
     while (r.sums[best] != smallest)
       best++;
-    disp[(size_t) y * w + x] = sd_cpu_wta_value (p, r.sums, best);
+    disp[(size_t) y * w + x] = sd_cpu_wta_value (p, r.sums, best, m);
   }
   for (int xr = 0; right && xr < w; xr++)
     right_disp[(size_t) y * w + xr] = sd_right_candidates (p, w, xr) == 0 ?
@@ -384,8 +387,8 @@ read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
 
 void
 SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
-    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
-    void *workspace, int width, int height)
+    const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height)
 {
   Workspace ws;
   carve (p, width, height, (void *) (((uintptr_t) workspace + 63) & ~63),
@@ -417,7 +420,8 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
 #ifdef _OPENMP
     thread = omp_get_thread_num ();
 #endif
-    read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, right_disp);
+    read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, margin,
+        right_disp);
   }
 }
 

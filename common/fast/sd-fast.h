@@ -48,11 +48,12 @@ typedef struct
   void (*cost_volume) (const SdParams * p, const uint8_t * left,
       const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
       uint8_t * cost, int width, int height);
-  /* costs aggregated and read out: left disparities (sd_cpu_wta) and, when
-   * the left-right check is on, right ones (sd_cpu_right_disparity) */
+  /* costs aggregated and read out: left disparities and margins
+   * (sd_cpu_wta; margin may be NULL) and, when the left-right check is on,
+   * right ones (sd_cpu_right_disparity) */
   void (*sgm) (const SdParams * p, const uint8_t * cost,
-      const uint8_t * guide, int16_t * disp, int16_t * right_disp,
-      void *workspace, int width, int height);
+      const uint8_t * guide, int16_t * disp, uint8_t * margin,
+      int16_t * right_disp, void *workspace, int width, int height);
   /* sd_cpu_median_disparity */
   void (*median_disparity) (const SdParams * p, const int16_t * src,
       int16_t * dst, int width, int height);
@@ -80,7 +81,8 @@ void sd_fast_bp_data_cost (const SdParams * params, const float *left,
     const float *right, const uint64_t * census_left,
     const uint64_t * census_right, float *cost, int width, int height);
 void sd_fast_bp_disparities (const SdParams * params, const float *belief,
-    int16_t * disp, int16_t * right_disp, int width, int height);
+    int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
+    int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA
@@ -99,8 +101,8 @@ size_t SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * params,
     int width, int height);
 /* sd_cpu_sgm, sd_cpu_wta and sd_cpu_right_disparity: the same values. */
 void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
-    const uint8_t * guide, int16_t * disp, int16_t * right_disp,
-    void *workspace, int width, int height);
+    const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height);
 void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
     const int16_t * src, int16_t * dst, int width, int height);
 size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,

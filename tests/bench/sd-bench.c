@@ -300,7 +300,7 @@ main (int argc, char **argv)
         params.tile_size, params.outer_iterations, params.inner_iterations);
   for (int r = 0; r < repeat; r++) {
     double t0 = now_ms ();
-    if (sd_engine_process (engine, &left, &right, &out, &err) != SD_OK) {
+    if (sd_engine_process (engine, &left, &right, &out, NULL, &err) != SD_OK) {
       fprintf (stderr, "sd-bench: %s\n", err.message);
       return 1;
     }
@@ -317,7 +317,7 @@ main (int argc, char **argv)
     for (int r = 0; r <= repeat; r++) {
       if ((r < repeat
               && sd_engine_submit (engine, &left, &right, &err) != SD_OK)
-          || (r > 0 && sd_engine_collect (engine, &out, &err) != SD_OK)) {
+          || (r > 0 && sd_engine_collect (engine, &out, NULL, &err) != SD_OK)) {
         fprintf (stderr, "sd-bench: %s\n", err.message);
         return 1;
       }

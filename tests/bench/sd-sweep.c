@@ -114,7 +114,7 @@ main (int argc, char **argv)
         p.fill_holes = fill ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
         if (sd_engine_set_params (engine, &p, &err) != SD_OK
             || sd_engine_process (engine, &set->left->plane,
-                &set->right->plane, &out, &err) != SD_OK) {
+                &set->right->plane, &out, NULL, &err) != SD_OK) {
           fprintf (stderr, "sd-sweep: candidate '%s' on %s: %s\n", line,
               set->name, err.message);
           status = 1;

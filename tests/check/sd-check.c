@@ -279,7 +279,7 @@ sd_check_reference (const SdParams * params, const guint8 * left,
   SdPlane o = { out, width, height, width * 2, SD_PIXEL_GRAY16 };
 
   fail_unless (engine != NULL, "%s", err.message);
-  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, &err), SD_OK);
+  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, NULL, &err), SD_OK);
   sd_engine_free (engine);
   return out;
 }

@@ -584,7 +584,7 @@ GST_START_TEST (test_every_algorithm)
       SdPlane r = { scene.right, W, H, W, SD_PIXEL_GRAY8 };
       SdPlane o = { g_new0 (guint16, W * H), W, H, W * 2, SD_PIXEL_GRAY16 };
 
-      if (sd_engine_process (engine, &l, &r, &o, &err) == SD_OK)
+      if (sd_engine_process (engine, &l, &r, &o, NULL, &err) == SD_OK)
         ref = o.data;
       else
         g_free (o.data);

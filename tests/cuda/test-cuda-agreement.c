@@ -153,10 +153,10 @@ compare_on (const char *what, const SdPlane * left, const SdPlane * right,
       || sd_engine_set_params (gpu, p, &err) != SD_OK) {
     SD_CHECK (0, "%s %dx%d %s: %s", what, w, h, desc, err.message);
     ok = false;
-  } else if (sd_engine_process (cpu, left, right, &oa, &err) != SD_OK) {
+  } else if (sd_engine_process (cpu, left, right, &oa, NULL, &err) != SD_OK) {
     SD_CHECK (0, "%s: cpu: %s", what, err.message);
     ok = false;
-  } else if (sd_engine_process (gpu, left, right, &ob, &err) != SD_OK) {
+  } else if (sd_engine_process (gpu, left, right, &ob, NULL, &err) != SD_OK) {
     SD_CHECK (0, "%s %dx%d %s: cuda: %s", what, w, h, desc, err.message);
     ok = false;
   } else {

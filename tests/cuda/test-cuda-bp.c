@@ -34,7 +34,7 @@ run (const char *backend, const SdParams * p, const SdPlane * l,
   SdPlane out = { disp, l->width, l->height, sizeof (uint16_t) * l->width,
     SD_PIXEL_GRAY16
   };
-  SD_CHECK (sd_engine_process (e, l, r, &out, &err) == SD_OK, "%s: %s",
+  SD_CHECK (sd_engine_process (e, l, r, &out, NULL, &err) == SD_OK, "%s: %s",
       backend, err.message);
   sd_engine_free (e);
   return disp;
@@ -240,9 +240,9 @@ test_two_engines (SdAlgorithm algorithm)
   };
   const int failures = sd_test_failures;
   for (int round = 0; ea && eb && round < 3; round++) {
-    SD_CHECK (sd_engine_process (eb, &lb, &rb, &ob, &err) == SD_OK, "%s",
+    SD_CHECK (sd_engine_process (eb, &lb, &rb, &ob, NULL, &err) == SD_OK, "%s",
         err.message);
-    SD_CHECK (sd_engine_process (ea, &la, &ra, &oa, &err) == SD_OK, "%s",
+    SD_CHECK (sd_engine_process (ea, &la, &ra, &oa, NULL, &err) == SD_OK, "%s",
         err.message);
     SD_CHECK (cpu_a && memcmp (cpu_a, out_a, sizeof (uint16_t) * a.width *
             a.height) == 0, "round %d: the D=%d engine differs from the CPU "

@@ -91,7 +91,7 @@ job_init (Job * job, SdEngine * reference, int w, int h, SdPixelFormat format,
   SdPlane l = job_plane (job, job->left), r = job_plane (job, job->right);
   SdPlane o = out_plane (job->expect, w, h);
   SD_CHECK (sd_engine_set_params (reference, params, &err) == SD_OK
-      && sd_engine_process (reference, &l, &r, &o, &err) == SD_OK,
+      && sd_engine_process (reference, &l, &r, &o, NULL, &err) == SD_OK,
       "reference %dx%d: %s", w, h, err.message);
   return true;
 }
@@ -123,7 +123,7 @@ collect (SdEngine * e, const Job * job, const char *what)
   uint16_t *got = malloc ((size_t) job->width * job->height * 2);
   SdPlane o = out_plane (got, job->width, job->height);
   memset (got, 0x5a, (size_t) job->width * job->height * 2);
-  SD_CHECK (sd_engine_collect (e, &o, &err) == SD_OK, "%s: %s", what,
+  SD_CHECK (sd_engine_collect (e, &o, NULL, &err) == SD_OK, "%s: %s", what,
       err.message);
   long differ = 0;
   for (int i = 0; i < job->width * job->height; i++)
@@ -233,7 +233,7 @@ check_refusals (const char *backend)
   SdPlane narrow = l;
   narrow.width = 39;
 
-  SD_CHECK (sd_engine_collect (e, &o, &err) == SD_ERROR_INVALID_ARGUMENT,
+  SD_CHECK (sd_engine_collect (e, &o, NULL, &err) == SD_ERROR_INVALID_ARGUMENT,
       "collect with nothing in flight accepted");
   SD_CHECK (strstr (err.message, "no pair is in flight") != NULL, "%s",
       err.message);
@@ -246,11 +246,11 @@ check_refusals (const char *backend)
   SD_CHECK (sd_engine_submit (e, &l, &r, &err) == SD_ERROR_INVALID_ARGUMENT,
       "a third pair in flight accepted");
   SD_CHECK (strstr (err.message, "collect one") != NULL, "%s", err.message);
-  SD_CHECK (sd_engine_process (e, &l, &r, &o, &err) ==
+  SD_CHECK (sd_engine_process (e, &l, &r, &o, NULL, &err) ==
       SD_ERROR_INVALID_ARGUMENT, "process with pairs in flight accepted");
   SD_CHECK (strstr (err.message, "2 pairs are in flight") != NULL, "%s",
       err.message);
-  SD_CHECK (sd_engine_collect (e, &small, &err) == SD_ERROR_INVALID_ARGUMENT,
+  SD_CHECK (sd_engine_collect (e, &small, NULL, &err) == SD_ERROR_INVALID_ARGUMENT,
       "an output of the wrong size accepted");
   SD_CHECK (strstr (err.message, "40x30") != NULL, "%s", err.message);
   SD_CHECK_INT (sd_engine_in_flight (e), 2);
@@ -259,7 +259,7 @@ check_refusals (const char *backend)
   /* the pair left in flight is dropped; the engine goes on */
   sd_engine_discard (e);
   SD_CHECK_INT (sd_engine_in_flight (e), 0);
-  SD_CHECK (sd_engine_process (e, &l, &r, &o, &err) == SD_OK, "%s",
+  SD_CHECK (sd_engine_process (e, &l, &r, &o, NULL, &err) == SD_OK, "%s",
       err.message);
   SD_CHECK (memcmp (out, a.expect, sizeof (out)) == 0,
       "process after discard differs");

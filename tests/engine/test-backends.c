@@ -80,7 +80,7 @@ main (void)
     img[i] = (uint8_t) (i * 37);
   SdPlane plane = { img, 16, 8, 16, SD_PIXEL_GRAY8 };
   SdPlane o = { out, 16, 8, 32, SD_PIXEL_GRAY16 };
-  SD_CHECK (sd_engine_process (follow, &plane, &plane, &o, &err) == SD_OK,
+  SD_CHECK (sd_engine_process (follow, &plane, &plane, &o, NULL, &err) == SD_OK,
       "%s", err.message);
   sd_engine_free (follow);
   if (have_gpu && !gpu_runs_tiled) {

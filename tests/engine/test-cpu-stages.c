@@ -164,35 +164,35 @@ test_wta (void)
    * offset = (12 - 16) * 16 / (2 * 8) = -4: 2 * 16 - 4 = 28 */
   const uint16_t s[5] = { 20, 12, 10, 16, 30 };
   int16_t d;
-  sd_cpu_wta (&p, s, &d, 1, 1);
+  sd_cpu_wta (&p, s, &d, NULL, 1, 1);
   SD_CHECK_INT (d, 28);
   p.subpixel = false;
-  sd_cpu_wta (&p, s, &d, 1, 1);
+  sd_cpu_wta (&p, s, &d, NULL, 1, 1);
   SD_CHECK_INT (d, 32);
   /* uniqueness 50: 20 * 50 = 1000 is not below 10 * 100: unique;
    * 51: 20 * 49 = 980 < 1000: another minimum too close */
   p.uniqueness = 50;
-  sd_cpu_wta (&p, s, &d, 1, 1);
+  sd_cpu_wta (&p, s, &d, NULL, 1, 1);
   SD_CHECK_INT (d, 32);
   p.uniqueness = 51;
-  sd_cpu_wta (&p, s, &d, 1, 1);
+  sd_cpu_wta (&p, s, &d, NULL, 1, 1);
   SD_CHECK_INT (d, INV);
   /* rounding: (10 - 3) * 16 / (2 * 13) = 4.31 -> 4: 16 + 4 = 20 */
   p.uniqueness = 0;
   p.subpixel = true;
   p.num_disparities = 3;
   const uint16_t r[3] = { 10, 0, 3 };
-  sd_cpu_wta (&p, r, &d, 1, 1);
+  sd_cpu_wta (&p, r, &d, NULL, 1, 1);
   SD_CHECK_INT (d, 20);
   /* ties go to the smaller disparity; no parabola at the range's ends */
   const uint16_t tie[3] = { 4, 9, 4 };
-  sd_cpu_wta (&p, tie, &d, 1, 1);
+  sd_cpu_wta (&p, tie, &d, NULL, 1, 1);
   SD_CHECK_INT (d, 0);
   /* pixels left of min-disparity have no candidate: invalid */
   p.min_disparity = 2;
   int16_t row[3];
   const uint16_t s3[9] = { 1, 5, 9, 1, 5, 9, 9, 1, 9 };
-  sd_cpu_wta (&p, s3, row, 3, 1);
+  sd_cpu_wta (&p, s3, row, NULL, 3, 1);
   SD_CHECK (row[0] == INV && row[1] == INV, "left of min-disparity: %d %d",
       row[0], row[1]);
   /* x2: best k = 1 -> d = 3; parabola (9 - 9) = 0: 48 */

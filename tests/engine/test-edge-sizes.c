@@ -20,7 +20,7 @@ run (const SdParams * p, const SdPlane * left, const SdPlane * right)
   const int w = left->width, h = left->height;
   uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-  SD_CHECK (sd_engine_process (e, left, right, &out, &err) == SD_OK,
+  SD_CHECK (sd_engine_process (e, left, right, &out, NULL, &err) == SD_OK,
       "%dx%d: %s", w, h, err.message);
   const int lo = 16 * p->min_disparity - 8;
   const int hi = 16 * (p->min_disparity + p->num_disparities - 1) + 8;
@@ -123,15 +123,15 @@ check_refusals (void)
   SdPlane left = { a, 64, 48, 64, SD_PIXEL_GRAY8 };
   SdPlane right = { b, 60, 48, 60, SD_PIXEL_GRAY8 };
   SdPlane o = { out, 64, 48, 128, SD_PIXEL_GRAY16 };
-  SD_CHECK (sd_engine_process (e, &left, &right, &o, &err) ==
+  SD_CHECK (sd_engine_process (e, &left, &right, &o, NULL, &err) ==
       SD_ERROR_INVALID_ARGUMENT, "size mismatch accepted");
   SD_CHECK (strstr (err.message, "64x48") && strstr (err.message, "60x48"),
       "message does not name both sizes: %s", err.message);
   SdPlane short_stride = { a, 64, 48, 32, SD_PIXEL_GRAY8 };
-  SD_CHECK (sd_engine_process (e, &short_stride, &short_stride, &o,
+  SD_CHECK (sd_engine_process (e, &short_stride, &short_stride, &o, NULL,
           &err) == SD_ERROR_INVALID_ARGUMENT, "short stride accepted");
   SdPlane small_out = { out, 32, 48, 64, SD_PIXEL_GRAY16 };
-  SD_CHECK (sd_engine_process (e, &left, &left, &small_out, &err) ==
+  SD_CHECK (sd_engine_process (e, &left, &left, &small_out, NULL, &err) ==
       SD_ERROR_INVALID_ARGUMENT, "wrong output size accepted");
   /* a bad parameter set is refused and the old one kept */
   SdParams bad = p;

@@ -120,7 +120,7 @@ run (const SdParams * p, const uint8_t * l, const uint8_t * r, int w, int h)
   SdPlane left = { (void *) l, w, h, (size_t) w, SD_PIXEL_GRAY8 };
   SdPlane right = { (void *) r, w, h, (size_t) w, SD_PIXEL_GRAY8 };
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-  SD_CHECK (e && sd_engine_process (e, &left, &right, &out, &err) == SD_OK,
+  SD_CHECK (e && sd_engine_process (e, &left, &right, &out, NULL, &err) == SD_OK,
       "%s", err.message);
   sd_engine_free (e);
   return disp;

@@ -81,7 +81,7 @@ run (const char *backend, const SdRectification * rect, const SdPlane * l,
   SdPlane o = { out, l->width, l->height, (size_t) l->width * 2,
     SD_PIXEL_GRAY16
   };
-  SD_CHECK (sd_engine_process (e, l, r, &o, &err) == SD_OK, "%s",
+  SD_CHECK (sd_engine_process (e, l, r, &o, NULL, &err) == SD_OK, "%s",
       err.message);
   sd_engine_free (e);
 }
@@ -135,14 +135,14 @@ test_identity_and_scale (void)
     SD_PIXEL_GRAY16
   };
   small_l.width = small_r.width = W - 2;
-  SD_CHECK (sd_engine_process (e, &small_l, &small_r, &o, &err) ==
+  SD_CHECK (sd_engine_process (e, &small_l, &small_r, &o, NULL, &err) ==
       SD_ERROR_INVALID_ARGUMENT, "a pair of another size was taken");
   SD_CHECK (strstr (err.message, "160x120") && strstr (err.message,
           "158x120"), "%s", err.message);
   /* and without maps they are taken again */
   SD_CHECK (sd_engine_set_rectification (e, NULL, &err) == SD_OK, "%s",
       err.message);
-  SD_CHECK (sd_engine_process (e, &small_l, &small_r, &o, &err) == SD_OK,
+  SD_CHECK (sd_engine_process (e, &small_l, &small_r, &o, NULL, &err) == SD_OK,
       "%s", err.message);
   sd_engine_free (e);
   free (plain);

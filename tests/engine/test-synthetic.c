@@ -31,7 +31,7 @@ check_scene (const char *name, const SdSynthLayer * layers, int n, int w,
   SdPlane left = { pair.left, w, h, (size_t) w, SD_PIXEL_GRAY8 };
   SdPlane right = { pair.right, w, h, (size_t) w, SD_PIXEL_GRAY8 };
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
-  SD_CHECK (sd_engine_process (e, &left, &right, &out, &err) == SD_OK,
+  SD_CHECK (sd_engine_process (e, &left, &right, &out, NULL, &err) == SD_OK,
       "%s: %s", name, err.message);
   SdAccuracy a = sd_accuracy_score (disp, out.stride, pair.gt, pair.visible,
       w, h);

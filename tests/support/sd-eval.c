@@ -274,7 +274,7 @@ sd_engine_run_once (const char *backend, const SdParams * params,
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
   if (!disp)
     sd_error_set (err, SD_ERROR_OUT_OF_MEMORY, "out of memory");
-  else if (sd_engine_process (e, left, right, &out, err) != SD_OK) {
+  else if (sd_engine_process (e, left, right, &out, NULL, err) != SD_OK) {
     free (disp);
     disp = NULL;
   }
