@@ -32,6 +32,7 @@ usage (FILE * f)
       "                [--backend auto|cpu|cuda|reference] [--device N] [--repeat N]\n"
       "                [--warmup N]\n"
       "                [--out FILE.png|pgm] [--color FILE.png|ppm]\n"
+      "                [--confidence FILE.png|pgm]\n"
       "                [--save-pair DIR]\n"
       "                [--calibration FILE [--calibration-right FILE]]\n"
       "                [--<parameter> VALUE ...]\n");
@@ -44,7 +45,9 @@ usage (FILE * f)
       "(its sets.tsv is in the folder above); num-disparities then defaults\n"
       "to the set's suggested count.  Images are PNG, PGM or PPM.  --out\n"
       "writes 16-bit PNG (FILE.png) or PGM: value = 16 * d, 0 = invalid;\n"
-      "--color writes PNG or PPM.\n"
+      "--color writes PNG or PPM.  --confidence computes the confidence\n"
+      "too (in every timing) and writes it as 8-bit PNG or PGM: 0 = no\n"
+      "match, 255 = most certain.\n"
       "--calibration undistorts and rectifies the pair first, as the\n"
       "element's property of that name does (OpenCV YAML/XML, or a ROS\n"
       "camera_info pair with --calibration-right).\n"
@@ -128,6 +131,7 @@ main (int argc, char **argv)
 {
   const char *left_path = NULL, *right_path = NULL, *gt_path = NULL;
   const char *set_dir = NULL, *out_path = NULL, *color_path = NULL;
+  const char *confidence_path = NULL;
   const char *backend = "auto", *pair_dir = NULL;
   const char *calib_path = NULL, *calib_right = NULL;
   int device = 0, repeat = 1, warmup = 5, synth_w = 0, synth_h = 0;
@@ -179,6 +183,8 @@ main (int argc, char **argv)
       out_path = v;
     else if (!strcmp (a, "--color"))
       color_path = v;
+    else if (!strcmp (a, "--confidence"))
+      confidence_path = v;
     else if (!strcmp (a, "--calibration"))
       calib_path = v;
     else if (!strcmp (a, "--calibration-right"))
@@ -260,6 +266,7 @@ main (int argc, char **argv)
   }
 
   SdError err = { 0 };
+  params.confidence = confidence_path != NULL;
   SdEngine *engine = sd_engine_new (backend, device, &params, &err);
   if (!engine) {
     fprintf (stderr, "sd-bench: %s\n", err.message);
@@ -281,8 +288,11 @@ main (int argc, char **argv)
     }
   }
   uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+  uint8_t *confidence = malloc ((size_t) w * h);
   double *times = malloc (sizeof (double) * repeat);
   SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  SdPlane conf = { confidence, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  SdPlane *conf_out = params.confidence ? &conf : NULL;
   const bool sgm = params.algorithm == SD_ALGORITHM_SGM;
   printf ("sd-bench: %s %dx%d, backend %s, %s, num-disparities %d, "
       "min-disparity %d, ", source, w, h, sd_engine_backend_name (engine),
@@ -300,7 +310,8 @@ main (int argc, char **argv)
         params.tile_size, params.outer_iterations, params.inner_iterations);
   for (int r = 0; r < repeat; r++) {
     double t0 = now_ms ();
-    if (sd_engine_process (engine, &left, &right, &out, NULL, &err) != SD_OK) {
+    if (sd_engine_process (engine, &left, &right, &out, conf_out, &err)
+        != SD_OK) {
       fprintf (stderr, "sd-bench: %s\n", err.message);
       return 1;
     }
@@ -317,7 +328,8 @@ main (int argc, char **argv)
     for (int r = 0; r <= repeat; r++) {
       if ((r < repeat
               && sd_engine_submit (engine, &left, &right, &err) != SD_OK)
-          || (r > 0 && sd_engine_collect (engine, &out, NULL, &err) != SD_OK)) {
+          || (r > 0 && sd_engine_collect (engine, &out, conf_out, &err)
+              != SD_OK)) {
         fprintf (stderr, "sd-bench: %s\n", err.message);
         return 1;
       }
@@ -393,6 +405,15 @@ main (int argc, char **argv)
       status = 1;
     }
   }
+  if (confidence_path) {
+    if (sd_image_write (confidence_path, &conf, msg, sizeof (msg)))
+      printf ("wrote %s (8-bit confidence: 0 = no match, 255 = most "
+          "certain)\n", confidence_path);
+    else {
+      fprintf (stderr, "sd-bench: %s\n", msg);
+      status = 1;
+    }
+  }
   if (color_path) {
     int max_value = (params.min_disparity + params.num_disparities) * 16;
     if (write_color (color_path, disp, w, h, max_value, msg, sizeof (msg)))
@@ -406,6 +427,7 @@ main (int argc, char **argv)
   sd_engine_free (engine);
   sd_rectification_free (rect);
   free (disp);
+  free (confidence);
   free (times);
   if (gt_path)
     free (gt);

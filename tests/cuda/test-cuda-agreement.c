@@ -131,54 +131,58 @@ describe (const SdParams * p, char *buf, size_t size)
       p->lr_check, p->median, p->fill_holes);
 }
 
-/* Runs both backends on one pair; returns true when every pixel agrees. */
+/* Runs both backends on one pair, the confidence included; returns true
+ * when every pixel of both planes agrees. */
 static bool
 compare_on (const char *what, const SdPlane * left, const SdPlane * right,
-    const SdParams * p, SdEngine * cpu, SdEngine * gpu)
+    const SdParams * params, SdEngine * cpu, SdEngine * gpu)
 {
   const int w = left->width, h = left->height;
+  const size_t n = (size_t) w * h;
+  SdParams p = *params;
+  p.confidence = true;
   char desc[512];
-  describe (p, desc, sizeof (desc));
+  describe (&p, desc, sizeof (desc));
   cases_run++;
-  uint16_t *a = malloc (sizeof (uint16_t) * w * h);
-  uint16_t *b = malloc (sizeof (uint16_t) * w * h);
+  uint16_t *a = malloc (sizeof (uint16_t) * n);
+  uint16_t *b = malloc (sizeof (uint16_t) * n);
+  uint8_t *ca = malloc (n), *cb = malloc (n);
   /* poison: every output pixel must be written */
-  memset (a, 0xa5, sizeof (uint16_t) * w * h);
-  memset (b, 0x5a, sizeof (uint16_t) * w * h);
+  memset (a, 0xa5, sizeof (uint16_t) * n);
+  memset (b, 0x5a, sizeof (uint16_t) * n);
+  memset (ca, 0xa5, n);
+  memset (cb, 0x5a, n);
   SdPlane oa = { a, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
   SdPlane ob = { b, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+  SdPlane pa = { ca, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  SdPlane pb = { cb, w, h, (size_t) w, SD_PIXEL_GRAY8 };
   SdError err;
   bool ok = true;
-  if (sd_engine_set_params (cpu, p, &err) != SD_OK
-      || sd_engine_set_params (gpu, p, &err) != SD_OK) {
+  if (sd_engine_set_params (cpu, &p, &err) != SD_OK
+      || sd_engine_set_params (gpu, &p, &err) != SD_OK) {
     SD_CHECK (0, "%s %dx%d %s: %s", what, w, h, desc, err.message);
     ok = false;
-  } else if (sd_engine_process (cpu, left, right, &oa, NULL, &err) != SD_OK) {
+  } else if (sd_engine_process (cpu, left, right, &oa, &pa, &err) != SD_OK) {
     SD_CHECK (0, "%s: cpu: %s", what, err.message);
     ok = false;
-  } else if (sd_engine_process (gpu, left, right, &ob, NULL, &err) != SD_OK) {
+  } else if (sd_engine_process (gpu, left, right, &ob, &pb, &err) != SD_OK) {
     SD_CHECK (0, "%s %dx%d %s: cuda: %s", what, w, h, desc, err.message);
     ok = false;
   } else {
-    long bad = 0, valid = 0;
-    int fx = -1, fy = -1;
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++) {
-        const size_t i = (size_t) y * w + x;
-        valid += a[i] != 0;
-        if (a[i] != b[i]) {
-          if (!bad) {
-            fx = x;
-            fy = y;
-          }
-          bad++;
-        }
-      }
-    if (bad) {
-      const size_t i = (size_t) fy * w + fx;
-      SD_CHECK (0, "%s %dx%d %s: %ld of %d pixels differ; first at "
-          "(%d, %d): cpu %u cuda %u", what, w, h, desc, bad, w * h, fx, fy,
-          a[i], b[i]);
+    long bad = 0, bad_conf = 0, valid = 0;
+    size_t first = 0;
+    for (size_t i = 0; i < n; i++) {
+      valid += a[i] != 0;
+      if ((a[i] != b[i] || ca[i] != cb[i]) && !bad && !bad_conf)
+        first = i;
+      bad += a[i] != b[i];
+      bad_conf += ca[i] != cb[i];
+    }
+    if (bad || bad_conf) {
+      SD_CHECK (0, "%s %dx%d %s: %ld of %zu pixels differ, %ld of their "
+          "confidences; first at (%zu, %zu): cpu %u (confidence %u) cuda "
+          "%u (%u)", what, w, h, desc, bad, n, bad_conf, first % w,
+          first / w, a[first], ca[first], b[first], cb[first]);
       ok = false;
     } else {
       printf ("ok   %s %dx%d %s (%.1f %% valid)\n", what, w, h, desc,
@@ -187,6 +191,8 @@ compare_on (const char *what, const SdPlane * left, const SdPlane * right,
   }
   free (a);
   free (b);
+  free (ca);
+  free (cb);
   return ok;
 }
 
