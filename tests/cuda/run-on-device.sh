@@ -8,10 +8,12 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench rectify profile" (default the
-#            first three); rectify times undistort-and-rectify at 1920x1080
-#            (sd-bench with and without BIN_DIR/rig1080.yaml, written by
-#            sd-rig-calibration 1920 1080), twice each, in this call
+#   STEPS    any of "test sanitize bench rectify confidence profile"
+#            (default the first three); rectify times undistort-and-rectify
+#            at 1920x1080 (sd-bench with and without BIN_DIR/rig1080.yaml,
+#            written by sd-rig-calibration 1920 1080), confidence the
+#            confidence plane (sgm and hbp with and without it), twice
+#            each, in this call
 # Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
 #   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
 #   build-cuda/tests/engine/test-async build-cuda/tests/sd-bench .gpu/
@@ -113,19 +115,37 @@ if [[ " $STEPS " == *" bench "* ]]; then
   done
 fi
 
+# One timed sd-bench run at 1920x1080 with 128 disparities: label, then
+# sd-bench's extra arguments; adds the device and end-to-end medians to the
+# summary.
+time_1080 () {
+  local label=$1 log="$LOGS/time-${1// /_}.log"
+  shift
+  "$BIN/sd-bench" --synthetic 1920x1080 --backend cuda \
+    --num-disparities 128 --repeat 200 --warmup 20 "$@" > "$log" 2>&1
+  local line dev e2e
+  line=$(grep '^cuda time' "$log")
+  dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+  e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+  summary+=("$label|device $dev ms, e2e $e2e ms")
+}
+
 if [[ " $STEPS " == *" rectify "* ]]; then
   for run in 1 2; do
-    for calib in none "$BIN/rig1080.yaml"; do
-      log="$LOGS/rectify-$run-$(basename "$calib").log"
-      args=()
-      [ "$calib" = none ] || args=(--calibration "$calib")
-      "$BIN/sd-bench" --synthetic 1920x1080 --backend cuda \
-        --num-disparities 128 --repeat 200 --warmup 20 "${args[@]}" \
-        > "$log" 2>&1
-      line=$(grep '^cuda time' "$log")
-      dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
-      e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
-      summary+=("rectify 1920x1080 D128 run $run $(basename "$calib")|device $dev ms, e2e $e2e ms")
+    time_1080 "rectify 1920x1080 D128 run $run none"
+    time_1080 "rectify 1920x1080 D128 run $run rig1080.yaml" \
+      --calibration "$BIN/rig1080.yaml"
+  done
+fi
+
+# the confidence's cost: the same pair without and with it, twice
+if [[ " $STEPS " == *" confidence "* ]]; then
+  for run in 1 2; do
+    # hbp takes ten times as long: fewer runs (later options win)
+    for alg in "sgm" "hbp --repeat 50 --warmup 5"; do
+      time_1080 "${alg%% *} 1920x1080 D128 run $run" --algorithm $alg
+      time_1080 "${alg%% *} 1920x1080 D128 run $run confidence" \
+        --algorithm $alg --confidence "$LOGS/confidence-${alg%% *}.png"
     done
   done
 fi

@@ -1,5 +1,6 @@
 /* Pairs in flight (sd_engine_submit, sd_engine_collect) give, pair for
- * pair, what sd_engine_process gives on the same backend: with two pairs in
+ * pair, what sd_engine_process gives on the same backend (the confidence
+ * too, for the pairs that ask for one): with two pairs in
  * flight, parameters, sizes and formats changing between submits, the
  * caller overwriting its inputs as soon as submit returns, the engine
  * moving to another backend under its pairs (backend auto), discarded
@@ -25,6 +26,7 @@ typedef struct
   uint8_t *left, *right;
   SdParams params;
   uint16_t *expect;
+  uint8_t *expect_confidence;   /* when params.confidence */
 } Job;
 
 /* gray (packed) into a plane of format with padded rows; colour formats get
@@ -62,6 +64,15 @@ out_plane (uint16_t * data, int w, int h)
   return plane;
 }
 
+/* The job's confidence plane over data, or NULL when it has none. */
+static SdPlane *
+confidence_plane (const Job * job, uint8_t * data, SdPlane * plane)
+{
+  *plane = (SdPlane) {
+  data, job->width, job->height, (size_t) job->width, SD_PIXEL_GRAY8};
+  return job->params.confidence ? plane : NULL;
+}
+
 /* Renders the demo scene at w x h into the job's planes (seed varies the
  * texture) and computes the expected disparity with reference. */
 static bool
@@ -82,6 +93,7 @@ job_init (Job * job, SdEngine * reference, int w, int h, SdPixelFormat format,
   job->left = malloc (job->stride * h);
   job->right = malloc (job->stride * h);
   job->expect = malloc ((size_t) w * h * 2);
+  job->expect_confidence = malloc ((size_t) w * h);
   job->params = *params;
   fill_plane (job->left, job->stride, scene.left, w, h, format);
   fill_plane (job->right, job->stride, scene.right, w, h, format);
@@ -89,9 +101,10 @@ job_init (Job * job, SdEngine * reference, int w, int h, SdPixelFormat format,
 
   SdError err;
   SdPlane l = job_plane (job, job->left), r = job_plane (job, job->right);
-  SdPlane o = out_plane (job->expect, w, h);
+  SdPlane o = out_plane (job->expect, w, h), c;
   SD_CHECK (sd_engine_set_params (reference, params, &err) == SD_OK
-      && sd_engine_process (reference, &l, &r, &o, NULL, &err) == SD_OK,
+      && sd_engine_process (reference, &l, &r, &o,
+          confidence_plane (job, job->expect_confidence, &c), &err) == SD_OK,
       "reference %dx%d: %s", w, h, err.message);
   return true;
 }
@@ -102,6 +115,7 @@ job_clear (Job * job)
   free (job->left);
   free (job->right);
   free (job->expect);
+  free (job->expect_confidence);
 }
 
 static void
@@ -120,17 +134,26 @@ static void
 collect (SdEngine * e, const Job * job, const char *what)
 {
   SdError err;
-  uint16_t *got = malloc ((size_t) job->width * job->height * 2);
-  SdPlane o = out_plane (got, job->width, job->height);
-  memset (got, 0x5a, (size_t) job->width * job->height * 2);
-  SD_CHECK (sd_engine_collect (e, &o, NULL, &err) == SD_OK, "%s: %s", what,
-      err.message);
-  long differ = 0;
-  for (int i = 0; i < job->width * job->height; i++)
+  const int n = job->width * job->height;
+  uint16_t *got = malloc ((size_t) n * 2);
+  uint8_t *got_confidence = malloc ((size_t) n);
+  SdPlane o = out_plane (got, job->width, job->height), c;
+  memset (got, 0x5a, (size_t) n * 2);
+  memset (got_confidence, 0x5a, (size_t) n);
+  SD_CHECK (sd_engine_collect (e, &o, confidence_plane (job, got_confidence,
+              &c), &err) == SD_OK, "%s: %s", what, err.message);
+  long differ = 0, differ_confidence = 0;
+  for (int i = 0; i < n; i++) {
     differ += got[i] != job->expect[i];
+    differ_confidence += job->params.confidence
+        && got_confidence[i] != job->expect_confidence[i];
+  }
   SD_CHECK (differ == 0, "%s: %ld of %d pixels differ from process", what,
-      differ, job->width * job->height);
+      differ, n);
+  SD_CHECK (differ_confidence == 0, "%s: %ld of %d confidences differ from "
+      "process", what, differ_confidence, n);
   free (got);
+  free (got_confidence);
 }
 
 /* The caller may overwrite its inputs once submit returns. */
@@ -177,6 +200,9 @@ check_double_buffering (const char *backend)
   p[7].num_disparities = 64;
   p[7].p2 = 300;                /* 16-bit path sums */
   p[8].num_disparities = 128;   /* more scratch than the pair before */
+  /* with a confidence and without, in flight together */
+  p[2].confidence = p[4].confidence = p[5].confidence = true;
+  p[8].confidence = true;
 
   SdError err;
   SdEngine *reference = sd_engine_new (backend, 0, &p[0], &err);
@@ -283,7 +309,9 @@ check_backend_moves (void)
   SdParams sgm, tiled;
   sd_params_init (&sgm);
   sgm.num_disparities = 16;
+  sgm.confidence = true;        /* settled pairs keep theirs */
   tiled = sgm;
+  tiled.confidence = false;
   tiled.algorithm = SD_ALGORITHM_TILED_BP;
   SdError err;
   SdEngine *reference = sd_engine_new ("auto", 0, &sgm, &err);
