@@ -358,15 +358,20 @@ backend_holds_other_size (const SdEngine * e, int width, int height)
   return false;
 }
 
-SdStatus
-sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
-    SdError * err)
+/* sd_engine_submit, or sd_engine_submit_device when device is set. */
+static SdStatus
+submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    bool device, SdError * err)
 {
   SdStatus st = check_pair (left, right, err);
   if (st == SD_OK)
     st = check_rectification (e, left, err);
   if (st != SD_OK)
     return st;
+  if (device && !e->backend->submit_device)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the %s backend reads images from host memory, not from the GPU's",
+        e->backend->name);
   if (e->in_flight == SD_ENGINE_MAX_IN_FLIGHT)
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "%d pairs are already in flight; collect one before submitting "
@@ -381,7 +386,8 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
     /* a backend holds buffers of one size at a time */
     if (backend_holds_other_size (e, pair->width, pair->height))
       settle (e);
-    st = e->backend->submit (e->state, slot, &e->params, left, right, err);
+    st = (device ? e->backend->submit_device : e->backend->submit) (e->state,
+        slot, &e->params, left, right, err);
     pair->settled = false;
   } else {
     SdPlane plane, confidence;
@@ -394,6 +400,20 @@ sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
   if (st == SD_OK)
     e->in_flight++;
   return st;
+}
+
+SdStatus
+sd_engine_submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    SdError * err)
+{
+  return submit (e, left, right, false, err);
+}
+
+SdStatus
+sd_engine_submit_device (SdEngine * e, const SdPlane * left,
+    const SdPlane * right, SdError * err)
+{
+  return submit (e, left, right, true, err);
 }
 
 SdStatus

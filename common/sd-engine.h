@@ -76,12 +76,25 @@ typedef struct
    * unchanged until the next call, and has no pair in flight during it. */
   SdStatus (*set_rectification) (void *state, const SdRectification * rect,
       SdError * err);
+  /* submit with left and right in device memory (NULL: the backend reads
+   * host memory only). */
+  SdStatus (*submit_device) (void *state, int slot, const SdParams * params,
+      const SdPlane * left, const SdPlane * right, SdError * err);
 } SdBackend;
+
+/* A device_id that binds the cuda backend to the CUDA context current on
+ * the calling thread when the engine is created (GStreamer's, or an
+ * application's) instead of the device's primary context: every later call
+ * on the engine, sd_engine_free included, must then be made with that
+ * context current, and the planes of sd_engine_submit_device must belong
+ * to it. */
+#define SD_DEVICE_CURRENT_CONTEXT (-1)
 
 /* backend: "auto" (CUDA when a device is there and runs the parameters,
  * else CPU; re-chosen when sd_engine_set_params changes what is needed),
  * "cpu" or "cuda".
- * device_id picks the CUDA device.  params are validated and copied.
+ * device_id picks the CUDA device, or is SD_DEVICE_CURRENT_CONTEXT.
+ * params are validated and copied.
  * Returns NULL with err set on failure. */
 SdEngine *sd_engine_new (const char *backend, int device_id,
     const SdParams * params, SdError * err);
@@ -116,7 +129,10 @@ SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
  * the caller's work on the next one.
  *
  * sd_engine_submit starts the disparity of left against right; left and
- * right are copied before it returns.  sd_engine_collect waits for the
+ * right are copied before it returns.  sd_engine_submit_device does the
+ * same for planes in device memory (the cuda backend only), which are read
+ * in place on the GPU: they must stay valid and unchanged until the pair
+ * is collected.  sd_engine_collect waits for the
  * oldest pair submitted and not yet collected and writes its disparity into
  * out (GRAY16 of that pair's size) and its confidence into confidence
  * (GRAY8 of that size, or NULL; a pair submitted without
@@ -137,6 +153,8 @@ SdStatus sd_engine_process (SdEngine * engine, const SdPlane * left,
  * Backends without submit and collect (the CPU) compute the whole pair in
  * sd_engine_submit; sd_engine_is_async says which kind the engine runs. */
 SdStatus sd_engine_submit (SdEngine * engine, const SdPlane * left,
+    const SdPlane * right, SdError * err);
+SdStatus sd_engine_submit_device (SdEngine * engine, const SdPlane * left,
     const SdPlane * right, SdError * err);
 SdStatus sd_engine_collect (SdEngine * engine, SdPlane * out,
     SdPlane * confidence, SdError * err);

@@ -3,7 +3,11 @@
  * the CPU reference (common/cpu/cpu-backend.c).
  *
  * Every entry point selects the engine's device first: the element may call
- * from different streaming threads, and cudaSetDevice is per thread. */
+ * from different streaming threads, and cudaSetDevice is per thread.  A
+ * pipeline made in the caller's current context (SD_DEVICE_CURRENT_CONTEXT,
+ * GStreamer's GstCudaContext) selects nothing: its caller makes that
+ * context current around every call, and cudaSetDevice would replace it
+ * with the device's primary context. */
 #include <cuda_runtime.h>
 
 #include <stdio.h>
@@ -38,6 +42,7 @@ typedef struct
 struct SdCudaPipeline
 {
   int device;
+  bool external;                /* runs in the caller's current context */
   SdCudaDeviceInfo info;
   char device_name[256];
   cudaStream_t stream;          /* the kernels */
@@ -95,7 +100,8 @@ cuda_fail (SdError * err, cudaError_t e, const char *what)
 static SdStatus
 select_device (SdCudaPipeline * s, SdError * err)
 {
-  CHECK (cudaSetDevice (s->device), "selecting the device");
+  if (!s->external)
+    CHECK (cudaSetDevice (s->device), "selecting the device");
   return SD_OK;
 }
 
@@ -378,18 +384,22 @@ check_input (const SdCudaPipeline * s, const SdParams * p,
   return SD_OK;
 }
 
-/* Host planes to the slot's luma: rows into its pinned staging, one copy
- * each on the upload stream, luma extraction (formats other than GRAY8) on
- * the kernels' stream once the copies are done. */
+/* Planes to the slot's luma.  Host planes: rows into its pinned staging,
+ * one copy each on the upload stream, luma extraction (formats other than
+ * GRAY8) on the kernels' stream once the copies are done.  Device planes
+ * (device set): luma extraction straight from them, on the kernels'
+ * stream. */
 static SdStatus
 enqueue_upload (SdCudaPipeline * s, SdCudaSlot * slot, const SdPlane * left,
-    const SdPlane * right, SdError * err)
+    const SdPlane * right, bool device, SdError * err)
 {
   const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
   const SdPlane *planes[2] = { left, right };
   for (int i = 0; i < 2; i++) {
     const SdPlane *pl = planes[i];
+    if (device)
+      continue;
     const size_t row_bytes = (size_t) w *
         sd_pixel_layout (pl->format)->bytes_per_pixel;
     uint8_t *stage = slot->stage_in + i * n * 4;
@@ -408,7 +418,10 @@ enqueue_upload (SdCudaPipeline * s, SdCudaSlot * slot, const SdPlane * left,
       "ordering the upload");
   for (int i = 0; i < 2; i++) {
     const SdPlane *pl = planes[i];
-    if (pl->format != SD_PIXEL_GRAY8)
+    if (device)
+      CHECK (sd_cuda_luma (pl->data, pl->stride, pl->format,
+              slot->luma + i * n, w, h, s->stream), "extracting luma");
+    else if (pl->format != SD_PIXEL_GRAY8)
       CHECK (sd_cuda_luma (slot->raw + i * n * 4, (size_t) w *
               sd_pixel_layout (pl->format)->bytes_per_pixel, pl->format,
               slot->luma + i * n, w, h, s->stream), "extracting luma");
@@ -416,11 +429,13 @@ enqueue_upload (SdCudaPipeline * s, SdCudaSlot * slot, const SdPlane * left,
   return SD_OK;
 }
 
-/* Host planes in, disparity into the slot's pinned staging; only enqueues.
- * The slot must be free: its staging is not read by earlier work. */
+/* Host planes (device planes when device is set) in, disparity into the
+ * slot's pinned staging; only enqueues.  The slot must be free: its
+ * staging is not read by earlier work. */
 static SdStatus
-submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
-    const SdPlane * left, const SdPlane * right, bool timed, SdError * err)
+submit_pair (SdCudaPipeline * s, int slot_index, const SdParams * p,
+    const SdPlane * left, const SdPlane * right, bool device, bool timed,
+    SdError * err)
 {
   SdCudaSlot *slot = &s->slots[slot_index];
   SdStatus st;
@@ -433,7 +448,7 @@ submit_host (SdCudaPipeline * s, int slot_index, const SdParams * p,
   s->luma = slot->luma;
   if (timed)
     CHECK (cudaEventRecord (s->ev[0], s->upload), "recording an event");
-  if ((st = enqueue_upload (s, slot, left, right, err)) != SD_OK
+  if ((st = enqueue_upload (s, slot, left, right, device, err)) != SD_OK
       || (st = enqueue_pipeline (s, p, slot->out, (size_t) w * 2,
               slot->conf, err)) != SD_OK)
     return st;
@@ -483,7 +498,7 @@ process_host (SdCudaPipeline * s, const SdParams * p, const SdPlane * left,
 {
   SdStatus st = check_input (s, p, left, right, out, err);
   if (st == SD_OK)
-    st = submit_host (s, 0, p, left, right, timed, err);
+    st = submit_pair (s, 0, p, left, right, false, timed, err);
   return st == SD_OK ? collect_host (s, 0, out, NULL, err) : st;
 }
 
@@ -567,6 +582,13 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
         e != cudaSuccess ? cudaGetErrorString (e) : "none found");
     return NULL;
   }
+  const bool external = device_id == SD_DEVICE_CURRENT_CONTEXT;
+  /* the current context's device: the runtime takes a context made
+   * current through the driver API as its own */
+  if (external && (e = cudaGetDevice (&device_id)) != cudaSuccess) {
+    cuda_fail (err, e, "reading the current context's device");
+    return NULL;
+  }
   if (device_id < 0 || device_id >= count) {
     sd_error_set (err, SD_ERROR_NO_DEVICE,
         "CUDA device %d does not exist: this machine has %d", device_id,
@@ -579,8 +601,9 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     return NULL;
   }
   s->device = device_id;
+  s->external = external;
   cudaDeviceProp prop;
-  if ((e = cudaSetDevice (device_id)) != cudaSuccess
+  if ((!external && (e = cudaSetDevice (device_id)) != cudaSuccess)
       || (e = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess
       || (e = cudaStreamCreateWithFlags (&s->stream,
               cudaStreamNonBlocking)) != cudaSuccess) {
@@ -611,7 +634,7 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
 {
   if (!s)
     return;
-  cudaSetDevice (s->device);
+  select_device (s, NULL);
   synchronize_streams (s);
   sd_cuda_tiled_graph_free (s->tiled_graph);
   release_buffers (s);
@@ -834,7 +857,8 @@ cuda_available (int device_id, SdError * err)
         e != cudaSuccess ? cudaGetErrorString (e) : "none found");
     return false;
   }
-  if (device_id < 0 || device_id >= count) {
+  if (device_id != SD_DEVICE_CURRENT_CONTEXT
+      && (device_id < 0 || device_id >= count)) {
     sd_error_set (err, SD_ERROR_NO_DEVICE,
         "CUDA device %d does not exist: this machine has %d", device_id,
         count);
@@ -853,8 +877,16 @@ static SdStatus
 cuda_submit (void *state, int slot, const SdParams * params,
     const SdPlane * left, const SdPlane * right, SdError * err)
 {
-  return submit_host ((SdCudaPipeline *) state, slot, params, left, right,
-      false, err);
+  return submit_pair ((SdCudaPipeline *) state, slot, params, left, right,
+      false, false, err);
+}
+
+static SdStatus
+cuda_submit_device (void *state, int slot, const SdParams * params,
+    const SdPlane * left, const SdPlane * right, SdError * err)
+{
+  return submit_pair ((SdCudaPipeline *) state, slot, params, left, right,
+      true, false, err);
 }
 
 static SdStatus
@@ -909,5 +941,5 @@ cuda_set_rectification (void *state, const SdRectification * rect,
 /* No process: the engine runs a pair as submit and collect. */
 extern "C" const SdBackend sd_cuda_backend = {
   "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
-  cuda_submit, cuda_collect, cuda_set_rectification,
+  cuda_submit, cuda_collect, cuda_set_rectification, cuda_submit_device,
 };
