@@ -4,7 +4,8 @@
 # usage: stereo-cameras.sh [LEFT_DEVICE RIGHT_DEVICE] [property=value ...]
 #   devices default to /dev/video0 and /dev/video2 (many USB cameras also
 #   show a metadata node at the odd numbers); WIDTH, HEIGHT and FPS in the
-#   environment pick the camera mode (default 640x480 at 30/1).
+#   environment pick the camera mode (default 640x480 at 30/1), and
+#   CONFIDENCE=1 opens a second window with the confidence (bright = certain).
 # e.g.:  stereo-cameras.sh /dev/video0 /dev/video2 num-disparities=96
 # Stop with Ctrl-C.
 set -euo pipefail
@@ -15,13 +16,19 @@ if [ $# -ge 2 ] && [[ $1 == /dev/* ]]; then
   shift 2
 fi
 mode="video/x-raw,width=${WIDTH:-640},height=${HEIGHT:-480},framerate=${FPS:-30/1}"
+confidence=()
+if [ "${CONFIDENCE:-0}" = 1 ]; then
+  confidence=(sd.src_confidence ! queue ! videoconvert ! autovideosink sync=false)
+fi
 
 # Only luma is matched, so the cameras' frames become GRAY8 right away.
-# The preview sink does not sync: on the CPU backend a pair may take longer
-# than a frame, and late pictures are better than none.
+# The preview sinks do not sync: on the CPU backend a pair may take longer
+# than a frame, and late pictures are better than none.  Each of the
+# element's source pads has its own queue, as a second one needs.
 gst-launch-1.0 -e \
-  stereodepth name=sd "$@" ! depthcolormap smoothing=0.8 ! videoconvert ! \
-    autovideosink sync=false \
+  stereodepth name=sd "$@" ! queue ! depthcolormap smoothing=0.8 ! \
+    videoconvert ! autovideosink sync=false \
+  "${confidence[@]}" \
   v4l2src device="$left" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \
     queue ! sd.sink_left \
   v4l2src device="$right" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \

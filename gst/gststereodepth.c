@@ -20,6 +20,14 @@
  * takes its focal length and baseline from it.  #GstStereoDepth:statistics
  * posts a "stereodepth-statistics" element message per output frame.
  *
+ * The request pad src_confidence carries how certain each disparity is:
+ * GRAY8 of the output's size, one frame per output frame with its
+ * timestamps.  0 means no match (the output is invalid there, or
+ * #GstStereoDepth:fill-holes filled it), 1 to 255 a match, 255 the most
+ * certain.  It is computed only while the pad exists.  In a launch line
+ * each source pad wants its own queue: the element pushes both from one
+ * thread.
+ *
  * Frames are paired by running time: a left and a right frame closer than
  * half a frame duration (or #GstStereoDepth:max-time-difference) form a pair;
  * an older frame without a partner is dropped and counted in
@@ -74,6 +82,12 @@
  *   v4l2src device=/dev/video0 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_left \
  *   v4l2src device=/dev/video2 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_right
  * ]| Live colour preview of two cameras.
+ * |[
+ * gst-launch-1.0 stereodepth name=sd ! queue ! depthcolormap ! videoconvert ! autovideosink \
+ *   sd.src_confidence ! queue ! videoconvert ! autovideosink \
+ *   v4l2src device=/dev/video0 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_left \
+ *   v4l2src device=/dev/video2 ! videoconvert ! video/x-raw,format=GRAY8,width=640,height=480 ! queue ! sd.sink_right
+ * ]| The same with the confidence in a second window (bright = certain).
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=GRAY8,width=2560,height=720 ! \
  *     stereodepth input-layout=side-by-side num-disparities=128 ! depthcolormap ! \
@@ -462,6 +476,7 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
 
   GST_OBJECT_LOCK (self);
   p = self->params;
+  p.confidence = gst_stereo_depth_confidence_wanted (self);
   changed = self->params_changed;
   self->params_changed = FALSE;
   backend = self->backend;
@@ -581,29 +596,40 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
   pending->out = out;
   pending->running_time = running_time;
   pending->submit_time = elapsed;
+  pending->confidence = sd_engine_get_params (self->engine)->confidence;
   self->n_pending++;
   return GST_FLOW_OK;
 }
 
-/* Takes the oldest pair out of the engine and pushes its disparity. */
+/* Takes the oldest pair out of the engine and pushes its disparity, and
+ * its confidence where it has one and src_confidence still exists. */
 static GstFlowReturn
 gst_stereo_depth_collect (GstStereoDepth * self)
 {
   GstStereoDepthPending pending = self->pending[0];
-  SdPlane op;
+  GstStereoDepthConfidenceOut conf;
+  gboolean with_confidence;
+  SdPlane op, cp;
   SdError err = { 0 };
   SdStatus status;
   GstClockTime start, elapsed;
   gboolean statistics;
+  GstFlowReturn ret;
 
   self->n_pending--;
   memmove (&self->pending[0], &self->pending[1],
       self->n_pending * sizeof (self->pending[0]));
 
-  /* the output's layout was found when it was mapped for the submit */
+  /* the output's layout was found when it was mapped for the submit; the
+   * confidence is GRAY8, which has one */
   gst_stereo_depth_plane (&pending.frame, &op);
+  with_confidence = pending.confidence
+      && gst_stereo_depth_confidence_begin (self, &pending.frame, &conf);
+  if (with_confidence)
+    gst_stereo_depth_plane (&conf.frame, &cp);
   start = gst_util_get_timestamp ();
-  status = sd_engine_collect (self->engine, &op, NULL, &err);
+  status = sd_engine_collect (self->engine, &op,
+      with_confidence ? &cp : NULL, &err);
   elapsed = gst_util_get_timestamp () - start + pending.submit_time;
   GST_OBJECT_LOCK (self);
   statistics = self->statistics;
@@ -614,6 +640,8 @@ gst_stereo_depth_collect (GstStereoDepth * self)
         sd_engine_get_params (self->engine)->output);
   gst_video_frame_unmap (&pending.frame);
   if (status != SD_OK) {
+    if (with_confidence)
+      gst_stereo_depth_confidence_finish (self, &conf, GST_FLOW_ERROR);
     gst_buffer_unref (pending.out);
     gst_stereo_depth_post_engine_error (self, "processing a pair", &err);
     return GST_FLOW_ERROR;
@@ -626,7 +654,10 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   GST_LOG_OBJECT (self, "pair %" GST_TIME_FORMAT " processed, %"
       GST_TIME_FORMAT " in the engine", GST_TIME_ARGS (GST_BUFFER_PTS
           (pending.out)), GST_TIME_ARGS (elapsed));
-  return gst_aggregator_finish_buffer (GST_AGGREGATOR (self), pending.out);
+  ret = gst_aggregator_finish_buffer (GST_AGGREGATOR (self), pending.out);
+  if (with_confidence)
+    ret = gst_stereo_depth_confidence_finish (self, &conf, ret);
+  return ret;
 }
 
 /* Collects and pushes every pair in the engine, oldest first. */
@@ -1369,6 +1400,7 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
       &sink_right_template, GST_TYPE_AGGREGATOR_PAD);
   gst_element_class_add_static_pad_template_with_gtype (element_class,
       &src_template, GST_TYPE_AGGREGATOR_PAD);
+  gst_stereo_depth_confidence_class_init (agg_class);
 
   gst_element_class_set_static_metadata (element_class,
       "Stereo disparity", "Filter/Analyzer/Video",
@@ -1376,7 +1408,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
       "rectified or with a calibration.  Output: GRAY16_LE of one view's "
       "size, value = round(16 * d) with d the left-image disparity in "
       "pixels (left x matches right x - d), 0 = invalid; output=depth: "
-      "millimetres", "stereodepth developers");
+      "millimetres.  Request src_confidence for each pixel's confidence: "
+      "GRAY8, 0 = no match, 255 = most certain", "stereodepth developers");
 
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
@@ -1423,4 +1456,5 @@ gst_stereo_depth_init (GstStereoDepth * self)
   self->left_pad = gst_stereo_depth_add_sink_pad (self, &sink_left_template);
   self->right_pad = gst_stereo_depth_add_sink_pad (self, &sink_right_template);
   gst_stereo_depth_watch_init (self);
+  gst_stereo_depth_confidence_init (self);
 }

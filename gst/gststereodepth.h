@@ -7,6 +7,7 @@
 
 #include "sd-calib.h"
 #include "sd-engine.h"
+#include "gststereodepthconfidence.h"
 #include "gststereodepthwatch.h"
 #include "gststereodepthviews.h"
 
@@ -31,6 +32,7 @@ typedef struct
   GstVideoFrame frame;          /* out, mapped for the engine to write */
   GstClockTime running_time;    /* of the left frame: a live deadline */
   GstClockTime submit_time;     /* spent in sd_engine_submit */
+  gboolean confidence;          /* submitted with params.confidence */
 } GstStereoDepthPending;
 
 struct _GstStereoDepth
@@ -68,7 +70,8 @@ struct _GstStereoDepth
   GstStereoDepthWatch watch;
 
   /* Protected by the object lock: written by the application thread
-   * (properties) and by the streaming thread (statistics). */
+   * (properties, pad requests) and by the streaming thread (statistics). */
+  GstStereoDepthConfidence confidence;
   SdParams params;
   gboolean params_changed;
   GstStereoDepthBackend backend;

@@ -268,20 +268,34 @@ sd_check_push_images (SdCheckPair * pair, const SdCheckImages * images,
 }
 
 guint16 *
-sd_check_reference (const SdParams * params, const guint8 * left,
-    const guint8 * right, gint width, gint height)
+sd_check_reference_full (const SdParams * params, const guint8 * left,
+    const guint8 * right, gint width, gint height, guint8 ** confidence)
 {
+  SdParams p = *params;
   SdError err = { 0 };
-  SdEngine *engine = sd_engine_new ("cpu", 0, params, &err);
+  SdEngine *engine;
   guint16 *out = g_new0 (guint16, width * height);
   SdPlane l = { (void *) left, width, height, width, SD_PIXEL_GRAY8 };
   SdPlane r = { (void *) right, width, height, width, SD_PIXEL_GRAY8 };
   SdPlane o = { out, width, height, width * 2, SD_PIXEL_GRAY16 };
+  SdPlane c = { NULL, width, height, width, SD_PIXEL_GRAY8 };
 
+  p.confidence = confidence != NULL;
+  if (confidence)
+    c.data = *confidence = g_new0 (guint8, width * height);
+  engine = sd_engine_new ("cpu", 0, &p, &err);
   fail_unless (engine != NULL, "%s", err.message);
-  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o, NULL, &err), SD_OK);
+  fail_unless_equals_int (sd_engine_process (engine, &l, &r, &o,
+          confidence ? &c : NULL, &err), SD_OK);
   sd_engine_free (engine);
   return out;
+}
+
+guint16 *
+sd_check_reference (const SdParams * params, const guint8 * left,
+    const guint8 * right, gint width, gint height)
+{
+  return sd_check_reference_full (params, left, right, width, height, NULL);
 }
 
 void

@@ -61,6 +61,11 @@ GstBuffer *sd_check_frame_new (GstVideoFormat format, const guint8 * gray,
  * free with g_free. */
 guint16 *sd_check_reference (const SdParams * params, const guint8 * left,
     const guint8 * right, gint width, gint height);
+/* The same, and when confidence is not NULL the confidence of the pair
+ * (params->confidence set for it) in a new GRAY8 image, packed rows. */
+guint16 *sd_check_reference_full (const SdParams * params,
+    const guint8 * left, const guint8 * right, gint width, gint height,
+    guint8 ** confidence);
 
 /* Asserts that a GRAY16_LE output buffer equals the reference pixel by pixel. */
 void sd_check_assert_output (GstBuffer * buf, const guint16 * ref,

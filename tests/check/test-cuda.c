@@ -129,6 +129,49 @@ GST_END_TEST;
 /* The backend changed while playing, cuda (two pairs in flight) to cpu and
  * back: the pair in flight finishes on the GPU before the CPU takes the next,
  * no pair is lost, and every output is the CPU engine's. */
+/* src_confidence on CUDA with two pairs in flight: each pair's confidence
+ * is the CPU engine's, bit for bit, with its pair's timestamps. */
+GST_START_TEST (test_cuda_confidence)
+{
+  SdParams params;
+  SdCheckImages *images;
+  SdCheckPair p;
+  GstHarness *conf;
+  guint i;
+
+  sd_check_params (&params);
+  images = sd_check_images_new (&params, 3);
+  sd_check_pair_init_with (&p, FALSE, "pairs-in-flight", 2, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
+  conf = gst_harness_new_with_element (p.element, NULL, "src_confidence");
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  for (i = 0; i < 3; i++)
+    sd_check_push_images (&p, &images[i], i * SD_CHECK_FRAME);
+  sd_check_finish (&p);
+  for (i = 0; i < 3; i++) {
+    guint8 *ref;
+    GstBuffer *buf;
+
+    g_free (sd_check_reference_full (&params, images[i].left,
+            images[i].right, W, H, &ref));
+    sd_check_expect_output (&p, i * SD_CHECK_FRAME, images[i].ref);
+    buf = gst_harness_pull (conf);
+    fail_unless (buf != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), i * SD_CHECK_FRAME);
+    /* rows of W bytes need no padding */
+    fail_unless (gst_buffer_memcmp (buf, 0, ref, W * H) == 0,
+        "pair %u: the confidence is not the CPU's", i);
+    gst_buffer_unref (buf);
+    g_free (ref);
+  }
+  gst_harness_teardown (conf);
+  sd_check_pair_clear (&p);
+  sd_check_images_free (images, 3);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_backend_while_playing)
 {
   static const gchar *const backends[] = { "cuda", "cpu", "cuda", "cpu" };
@@ -233,6 +276,7 @@ cuda_suite (void)
   tcase_add_test (tc, test_cuda_every_format);
   tcase_add_test (tc, test_auto_picks_cuda);
   tcase_add_test (tc, test_cuda_in_flight);
+  tcase_add_test (tc, test_cuda_confidence);
   tcase_add_test (tc, test_two_elements);
   tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_device_out_of_range);
