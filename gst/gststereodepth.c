@@ -102,6 +102,7 @@
  */
 #include "gststereodepth.h"
 #include "gststereodepthcalib.h"
+#include "gststereodepthcuda.h"
 #include "gststereodepthstats.h"
 
 #include <stddef.h>
@@ -115,17 +116,27 @@ GST_DEBUG_CATEGORY (gst_stereo_depth_debug);
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
     "RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, ABGR }"
 
+/* Frames in CUDA memory (decoders, cudaupload) are read in place on the
+ * GPU (gststereodepthcuda.h); listed first, so that an upstream that can
+ * give either gives those. */
+#ifdef HAVE_GST_CUDA
+#define SINK_CUDA_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
+    ("memory:CUDAMemory", GST_STEREO_DEPTH_CUDA_FORMATS) "; "
+#else
+#define SINK_CUDA_CAPS ""
+#endif
+
 /* sink_left also takes both views in one frame (gststereodepthviews.h):
- * its second structure says so to gst-inspect-1.0. */
+ * its last structure says so to gst-inspect-1.0. */
 static GstStaticPadTemplate sink_left_template =
 GST_STATIC_PAD_TEMPLATE ("sink_left", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS) "; "
+    GST_STATIC_CAPS (SINK_CUDA_CAPS GST_VIDEO_CAPS_MAKE (SINK_FORMATS) "; "
         GST_VIDEO_CAPS_MAKE (SINK_FORMATS)
         ", multiview-mode = (string) { side-by-side, top-bottom }"));
 
 static GstStaticPadTemplate sink_right_template =
 GST_STATIC_PAD_TEMPLATE ("sink_right", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+    GST_STATIC_CAPS (SINK_CUDA_CAPS GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
 
 static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
@@ -486,7 +497,8 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
 
   if (!self->engine) {
     self->engine = sd_engine_new (sd_enum_to_nick (backend_entries, backend),
-        device, &p, &err);
+        self->engine_in_cuda_context ? SD_DEVICE_CURRENT_CONTEXT : device,
+        &p, &err);
     if (!self->engine) {
       gst_stereo_depth_post_engine_error (self, "creating the engine", &err);
       return FALSE;
@@ -535,6 +547,12 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
 {
   GstStereoDepthPending *pending = &self->pending[self->n_pending];
   const gboolean packed = gst_stereo_depth_views_packed (&self->views);
+  /* frames already on the GPU stay there (GstCudaMemory gives host
+   * pointers by downloading) */
+  const gboolean device = gst_stereo_depth_cuda_in_place (self, left)
+      && (packed || gst_stereo_depth_cuda_in_place (self, right));
+  const GstMapFlags flags = GST_MAP_READ |
+      (device ? GST_STEREO_DEPTH_MAP_CUDA : 0);
   GstVideoFrame lf, rf;
   SdPlane lp, rp;
   SdError err = { 0 };
@@ -549,7 +567,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
         ("Could not write the output frame."), (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&lf, &self->left_info, left, GST_MAP_READ)) {
+  if (!gst_video_frame_map (&lf, &self->left_info, left, flags)) {
     gst_video_frame_unmap (&pending->frame);
     gst_buffer_unref (out);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
@@ -558,7 +576,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
     return GST_FLOW_ERROR;
   }
   if (!packed && !gst_video_frame_map (&rf, &self->right_info, right,
-          GST_MAP_READ)) {
+          flags)) {
     gst_video_frame_unmap (&lf);
     gst_video_frame_unmap (&pending->frame);
     gst_buffer_unref (out);
@@ -577,15 +595,24 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
       gst_stereo_depth_views_split (&self->views, &frame, &lp, &rp);
     }
     start = gst_util_get_timestamp ();
-    status = sd_engine_submit (self->engine, &lp, &rp, &err);
+    status = (device ? sd_engine_submit_device : sd_engine_submit)
+        (self->engine, &lp, &rp, &err);
     elapsed = gst_util_get_timestamp () - start;
   } else {
     status = sd_error_set (&err, SD_ERROR_INVALID_ARGUMENT,
         "the element has no plane layout for this video format");
   }
-  if (!packed)
-    gst_video_frame_unmap (&rf);
-  gst_video_frame_unmap (&lf);
+  /* the engine copied host frames; it reads device frames until collect */
+  pending->n_inputs = 0;
+  if (device && status == SD_OK) {
+    pending->inputs[pending->n_inputs++] = lf;
+    if (!packed)
+      pending->inputs[pending->n_inputs++] = rf;
+  } else {
+    if (!packed)
+      gst_video_frame_unmap (&rf);
+    gst_video_frame_unmap (&lf);
+  }
 
   if (status != SD_OK) {
     gst_video_frame_unmap (&pending->frame);
@@ -599,6 +626,17 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
   pending->confidence = sd_engine_get_params (self->engine)->confidence;
   self->n_pending++;
   return GST_FLOW_OK;
+}
+
+/* Unmaps the device frames a pair kept for the engine. */
+static void
+gst_stereo_depth_release_inputs (GstStereoDepthPending * pending)
+{
+  guint i;
+
+  for (i = 0; i < pending->n_inputs; i++)
+    gst_video_frame_unmap (&pending->inputs[i]);
+  pending->n_inputs = 0;
 }
 
 /* Takes the oldest pair out of the engine and pushes its disparity, and
@@ -630,6 +668,7 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   start = gst_util_get_timestamp ();
   status = sd_engine_collect (self->engine, &op,
       with_confidence ? &cp : NULL, &err);
+  gst_stereo_depth_release_inputs (&pending);
   elapsed = gst_util_get_timestamp () - start + pending.submit_time;
   GST_OBJECT_LOCK (self);
   statistics = self->statistics;
@@ -666,8 +705,10 @@ gst_stereo_depth_drain (GstStereoDepth * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
 
+  gst_stereo_depth_cuda_enter (self);
   while (self->n_pending && ret == GST_FLOW_OK)
     ret = gst_stereo_depth_collect (self);
+  gst_stereo_depth_cuda_leave (self);
   return ret;
 }
 
@@ -677,9 +718,12 @@ gst_stereo_depth_discard (GstStereoDepth * self)
 {
   guint i;
 
+  gst_stereo_depth_cuda_enter (self);
   if (self->engine)
     sd_engine_discard (self->engine);
+  gst_stereo_depth_cuda_leave (self);
   for (i = 0; i < self->n_pending; i++) {
+    gst_stereo_depth_release_inputs (&self->pending[i]);
     gst_video_frame_unmap (&self->pending[i].frame);
     gst_buffer_unref (self->pending[i].out);
   }
@@ -708,6 +752,20 @@ gst_stereo_depth_max_in_flight (GstStereoDepth * self)
           (self))) ? 2 : 1;
 }
 
+/* Whether the engine is to run in the GstCudaContext: the input carries
+ * CUDA memory and the backend may be CUDA. */
+static gboolean
+gst_stereo_depth_wants_cuda_context (GstStereoDepth * self)
+{
+  gboolean wants;
+
+  GST_OBJECT_LOCK (self);
+  wants = self->cuda_input && self->backend != GST_STEREO_DEPTH_BACKEND_CPU
+      && self->backend != GST_STEREO_DEPTH_BACKEND_REFERENCE;
+  GST_OBJECT_UNLOCK (self);
+  return wants;
+}
+
 static gboolean
 gst_stereo_depth_engine_outdated (GstStereoDepth * self)
 {
@@ -717,16 +775,28 @@ gst_stereo_depth_engine_outdated (GstStereoDepth * self)
   outdated = self->backend != self->engine_backend
       || self->cuda_device_id != self->engine_device;
   GST_OBJECT_UNLOCK (self);
-  return outdated;
+  return outdated || self->engine_in_cuda_context !=
+      gst_stereo_depth_wants_cuda_context (self);
 }
+
+/* Frees the engine in the context it was made in. */
+static void
+gst_stereo_depth_free_engine (GstStereoDepth * self)
+{
+  gst_stereo_depth_cuda_enter (self);
+  g_clear_pointer (&self->engine, sd_engine_free);
+  gst_stereo_depth_cuda_leave (self);
+  self->engine_in_cuda_context = FALSE;
+}
+
+static GstFlowReturn gst_stereo_depth_run_pair (GstStereoDepth * self,
+    GstBuffer * left, GstBuffer * right, GstClockTime running_time);
 
 static GstFlowReturn
 gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     GstBuffer * right, GstClockTime running_time)
 {
-  GstAggregator *agg = GST_AGGREGATOR (self);
   const gboolean packed = gst_stereo_depth_views_packed (&self->views);
-  GstBuffer *out;
   GstFlowReturn ret;
 
   if (GST_VIDEO_INFO_FORMAT (&self->left_info) == GST_VIDEO_FORMAT_UNKNOWN
@@ -752,15 +822,33 @@ gst_stereo_depth_process_pair (GstStereoDepth * self, GstBuffer * left,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  /* a backend or device chosen while playing: the pairs in flight finish
-   * on the engine that took them, the next one starts on the new one */
+  /* a backend or device chosen while playing, or input that moved to CUDA
+   * memory: the pairs in flight finish on the engine that took them, the
+   * next one starts on the new one */
   if (self->engine && gst_stereo_depth_engine_outdated (self)) {
     ret = gst_stereo_depth_drain (self);
     if (ret != GST_FLOW_OK)
       return ret;
-    g_clear_pointer (&self->engine, sd_engine_free);
+    gst_stereo_depth_free_engine (self);
     self->engine_rect_id = 0;
   }
+  if (!self->engine)
+    self->engine_in_cuda_context = gst_stereo_depth_wants_cuda_context (self);
+  gst_stereo_depth_cuda_enter (self);
+  ret = gst_stereo_depth_run_pair (self, left, right, running_time);
+  gst_stereo_depth_cuda_leave (self);
+  return ret;
+}
+
+/* The rest of process_pair, with the engine's context current. */
+static GstFlowReturn
+gst_stereo_depth_run_pair (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right, GstClockTime running_time)
+{
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstBuffer *out;
+  GstFlowReturn ret;
+
   if (!gst_stereo_depth_calib_prepare (self,
           GST_VIDEO_INFO_WIDTH (&self->out_info),
           GST_VIDEO_INFO_HEIGHT (&self->out_info))
@@ -1106,6 +1194,22 @@ gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
         gst_event_unref (event);
         return FALSE;
       }
+      /* frames on the GPU: the engine moves into the context they live in
+       * at the next pair */
+      if (gst_stereo_depth_cuda_caps (caps)) {
+        gint device_id;
+
+        GST_OBJECT_LOCK (self);
+        device_id = self->cuda_device_id;
+        GST_OBJECT_UNLOCK (self);
+        if (!gst_stereo_depth_cuda_ensure (self, device_id)) {
+          gst_event_unref (event);
+          return FALSE;
+        }
+        GST_OBJECT_LOCK (self);
+        self->cuda_input = TRUE;
+        GST_OBJECT_UNLOCK (self);
+      }
       if (pad == self->left_pad) {
         if (!gst_stereo_depth_set_views (self, &info)) {
           gst_event_unref (event);
@@ -1135,14 +1239,31 @@ gst_stereo_depth_sink_event (GstAggregator * agg, GstAggregatorPad * pad,
   return GST_AGGREGATOR_CLASS (parent_class)->sink_event (agg, pad, event);
 }
 
-/* A drain query asks for every output of what came before it. */
+/* A drain query asks for every output of what came before it; a context
+ * query may ask for the GstCudaContext. */
 static gboolean
 gst_stereo_depth_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
     GstQuery * query)
 {
+  if (gst_stereo_depth_cuda_query (GST_STEREO_DEPTH (agg), query))
+    return TRUE;
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
     gst_stereo_depth_drain_before (GST_STEREO_DEPTH (agg));
   return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
+}
+
+static gboolean
+gst_stereo_depth_src_query (GstAggregator * agg, GstQuery * query)
+{
+  return gst_stereo_depth_cuda_query (GST_STEREO_DEPTH (agg), query)
+      || GST_AGGREGATOR_CLASS (parent_class)->src_query (agg, query);
+}
+
+static void
+gst_stereo_depth_set_context (GstElement * element, GstContext * context)
+{
+  gst_stereo_depth_cuda_set_context (GST_STEREO_DEPTH (element), context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
 static GstFlowReturn
@@ -1249,7 +1370,9 @@ gst_stereo_depth_stop (GstAggregator * agg)
   /* the streaming thread has stopped: nothing else uses these now; a pair
    * still in flight cannot be pushed any more */
   gst_stereo_depth_discard (self);
-  g_clear_pointer (&self->engine, sd_engine_free);
+  gst_stereo_depth_free_engine (self);
+  gst_stereo_depth_cuda_reset (self);
+  self->cuda_input = FALSE;
   gst_stereo_depth_calib_clear (self);
   gst_stereo_depth_clear_pool (self);
   return TRUE;
@@ -1414,6 +1537,9 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
   agg_class->aggregate = GST_DEBUG_FUNCPTR (gst_stereo_depth_aggregate);
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_query);
+  agg_class->src_query = GST_DEBUG_FUNCPTR (gst_stereo_depth_src_query);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_set_context);
   agg_class->flush = GST_DEBUG_FUNCPTR (gst_stereo_depth_flush);
   agg_class->get_next_time = GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
   agg_class->update_src_caps =

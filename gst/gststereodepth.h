@@ -33,6 +33,10 @@ typedef struct
   GstClockTime running_time;    /* of the left frame: a live deadline */
   GstClockTime submit_time;     /* spent in sd_engine_submit */
   gboolean confidence;          /* submitted with params.confidence */
+  /* frames in CUDA memory the engine reads in place: mapped until the
+   * pair is collected */
+  GstVideoFrame inputs[2];
+  guint n_inputs;
 } GstStereoDepthPending;
 
 struct _GstStereoDepth
@@ -55,6 +59,12 @@ struct _GstStereoDepth
   GstStereoDepthBackend engine_backend;
   gint engine_device;
   GstStereoDepthPending pending[SD_ENGINE_MAX_IN_FLIGHT];       /* oldest first */
+  /* CUDA memory in (gststereodepthcuda.h): the GstCudaContext shared with
+   * the neighbours (NULL: none yet), whether an input's caps carried CUDA
+   * memory, and whether the engine was made in that context */
+  GstObject *cuda_context;
+  gboolean cuda_input;
+  gboolean engine_in_cuda_context;
   guint n_pending;
   /* a drain outside aggregate() that failed: aggregate() returns it */
   GstFlowReturn drain_flow;

@@ -8,6 +8,9 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   valgrind clang libyaml-dev libglib2.0-dev
+  # GStreamer's CUDA library (CUDA memory in, with nvcc) and nvcodec, whose
+  # cudaupload and nvh264dec the GPU tests feed the element from
+  libgstreamer-plugins-bad1.0-dev gstreamer1.0-plugins-bad
 )
 # libFuzzer's runtime has a versioned name (Debian 12's); where apt has no
 # such package the fuzz test reports itself skipped
