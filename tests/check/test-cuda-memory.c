@@ -22,38 +22,6 @@ typedef struct
   GstElement *pipeline, *left, *right, *sink;
 } Pipeline;
 
-static void
-pipeline_init (Pipeline * p, const gchar * format, const gchar * memory)
-{
-  GstCaps *in = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
-      format, "width", G_TYPE_INT, W, "height", G_TYPE_INT, H, "framerate",
-      GST_TYPE_FRACTION, 30, 1, NULL);
-  GstCaps *mem = gst_caps_from_string (memory);
-  gchar *desc = g_strdup_printf ("stereodepth name=s backend=cuda "
-      "num-disparities=%d ! appsink name=out sync=false "
-      SIDE ("l", "sink_left") SIDE ("r", "sink_right"), SD_CHECK_DISPARITIES);
-  GError *error = NULL;
-
-  p->pipeline = gst_parse_launch (desc, &error);
-  fail_unless (p->pipeline != NULL, "%s", error ? error->message : "");
-  g_free (desc);
-  p->left = gst_bin_get_by_name (GST_BIN (p->pipeline), "l");
-  p->right = gst_bin_get_by_name (GST_BIN (p->pipeline), "r");
-  p->sink = gst_bin_get_by_name (GST_BIN (p->pipeline), "out");
-  g_object_set (p->left, "caps", in, NULL);
-  g_object_set (p->right, "caps", in, NULL);
-  for (guint i = 0; i < 2; i++) {
-    GstElement *f = gst_bin_get_by_name (GST_BIN (p->pipeline),
-        i ? "mem_r" : "mem_l");
-    g_object_set (f, "caps", mem, NULL);
-    gst_object_unref (f);
-  }
-  gst_caps_unref (in);
-  gst_caps_unref (mem);
-  fail_unless (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-}
-
 /* Sets both capsfilters to memory: upstream renegotiates at the next
  * frame. */
 static void
@@ -68,6 +36,31 @@ pipeline_set_memory (Pipeline * p, const gchar * memory)
     gst_object_unref (f);
   }
   gst_caps_unref (mem);
+}
+
+static void
+pipeline_init (Pipeline * p, const gchar * format, const gchar * memory)
+{
+  GstCaps *in = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      format, "width", G_TYPE_INT, W, "height", G_TYPE_INT, H, "framerate",
+      GST_TYPE_FRACTION, 30, 1, NULL);
+  gchar *desc = g_strdup_printf ("stereodepth name=s backend=cuda "
+      "num-disparities=%d ! appsink name=out sync=false "
+      SIDE ("l", "sink_left") SIDE ("r", "sink_right"), SD_CHECK_DISPARITIES);
+  GError *error = NULL;
+
+  p->pipeline = gst_parse_launch (desc, &error);
+  fail_unless (p->pipeline != NULL, "%s", error ? error->message : "");
+  g_free (desc);
+  p->left = gst_bin_get_by_name (GST_BIN (p->pipeline), "l");
+  p->right = gst_bin_get_by_name (GST_BIN (p->pipeline), "r");
+  p->sink = gst_bin_get_by_name (GST_BIN (p->pipeline), "out");
+  g_object_set (p->left, "caps", in, NULL);
+  g_object_set (p->right, "caps", in, NULL);
+  pipeline_set_memory (p, memory);
+  gst_caps_unref (in);
+  fail_unless (gst_element_set_state (p->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
 }
 
 /* Pushes the scene's pair at frame i and checks the output against ref. */
