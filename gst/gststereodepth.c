@@ -1302,29 +1302,51 @@ gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
 static void
 gst_stereo_depth_clear_pool (GstStereoDepth * self)
 {
-  if (self->pool) {
-    gst_buffer_pool_set_active (self->pool, FALSE);
-    gst_clear_object (&self->pool);
+  GstBufferPool **pools[2] = { &self->pool, &self->confidence_pool };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (pools); i++) {
+    if (*pools[i]) {
+      gst_buffer_pool_set_active (*pools[i], FALSE);
+      gst_clear_object (pools[i]);
+    }
   }
 }
 
-/* Output buffers come from a pool of our own, set up once per output caps,
- * so that no frame pays for a fresh allocation. */
+/* An active pool of frames of info, min of them made up front. */
+static GstBufferPool *
+gst_stereo_depth_new_pool (const GstVideoInfo * info, guint min)
+{
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstCaps *caps = gst_video_info_to_caps (info);
+
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (info),
+      min, 0);
+  gst_caps_unref (caps);
+  if (!gst_buffer_pool_set_config (pool, config)
+      || !gst_buffer_pool_set_active (pool, TRUE))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+/* Output buffers, and the confidence's, come from pools of our own, set up
+ * once per output caps, so that no frame pays for a fresh allocation. */
 static gboolean
 gst_stereo_depth_negotiated_src_caps (GstAggregator * agg, GstCaps * caps)
 {
   GstStereoDepth *self = GST_STEREO_DEPTH (agg);
-  GstStructure *config;
 
   if (!gst_video_info_from_caps (&self->out_info, caps))
     return FALSE;
   gst_stereo_depth_clear_pool (self);
-  self->pool = gst_video_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (self->pool);
-  gst_buffer_pool_config_set_params (config, caps,
-      GST_VIDEO_INFO_SIZE (&self->out_info), 2, 0);
-  return gst_buffer_pool_set_config (self->pool, config)
-      && gst_buffer_pool_set_active (self->pool, TRUE);
+  gst_video_info_set_format (&self->confidence_info, GST_VIDEO_FORMAT_GRAY8,
+      GST_VIDEO_INFO_WIDTH (&self->out_info),
+      GST_VIDEO_INFO_HEIGHT (&self->out_info));
+  self->pool = gst_stereo_depth_new_pool (&self->out_info, 2);
+  self->confidence_pool = gst_stereo_depth_new_pool (&self->confidence_info,
+      0);
+  return self->pool && self->confidence_pool;
 }
 
 static gboolean

@@ -54,6 +54,10 @@ struct _GstStereoDepth
   gboolean right_ended;         /* views packed: the unlinked right input ended by us */
   GstVideoInfo out_info;
   GstBufferPool *pool;
+  /* src_confidence's frames: GRAY8 of the output's size, from their own
+   * pool (made with pool, empty until the pad asks) */
+  GstVideoInfo confidence_info;
+  GstBufferPool *confidence_pool;
   SdEngine *engine;
   /* what engine was created for: a change of either replaces it */
   GstStereoDepthBackend engine_backend;

@@ -318,26 +318,28 @@ gboolean
 gst_stereo_depth_confidence_begin (GstStereoDepth * self,
     const GstVideoFrame * disparity, GstStereoDepthConfidenceOut * out)
 {
-  GstVideoInfo info;
-
   out->pad = confidence_ref_pad (self);
   if (!out->pad)
     return FALSE;
-  /* GRAY8 rows are padded to four bytes, which the frame's stride says */
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8,
-      GST_VIDEO_FRAME_WIDTH (disparity), GST_VIDEO_FRAME_HEIGHT (disparity));
-  out->buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info),
-      NULL);
+  out->buffer = NULL;
+  if (gst_buffer_pool_acquire_buffer (self->confidence_pool, &out->buffer,
+          NULL) != GST_FLOW_OK)
+    goto failed;
+  /* while the buffer is still writable: a mapped frame holds a ref */
   gst_buffer_copy_into (out->buffer, disparity->buffer,
       GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
-  if (!gst_video_frame_map (&out->frame, &info, out->buffer, GST_MAP_WRITE)) {
-    GST_WARNING_OBJECT (self, "could not map a confidence frame; this "
-        "pair has none");
-    gst_buffer_unref (out->buffer);
-    gst_clear_object (&out->pad);
-    return FALSE;
-  }
+  /* GRAY8 rows are padded to four bytes, which the frame's stride says */
+  if (!gst_video_frame_map (&out->frame, &self->confidence_info,
+          out->buffer, GST_MAP_WRITE))
+    goto failed;
   return TRUE;
+
+failed:
+  GST_WARNING_OBJECT (self, "could not get a confidence frame; this pair "
+      "has none");
+  gst_clear_buffer (&out->buffer);
+  gst_clear_object (&out->pad);
+  return FALSE;
 }
 
 GstFlowReturn
