@@ -36,6 +36,24 @@ sd_check_params (SdParams * params)
   params->num_disparities = SD_CHECK_DISPARITIES;
 }
 
+gboolean
+sd_check_cuda_ready (void)
+{
+  SdError err = { 0 };
+  SdParams params;
+  SdEngine *engine;
+
+  sd_check_params (&params);
+  engine = sd_engine_new ("cuda", 0, &params, &err);
+  if (!engine) {
+    g_print ("skipped: %s\n", err.message);
+    return FALSE;
+  }
+  sd_engine_free (engine);
+  g_setenv ("CK_FORK", "no", TRUE);
+  return TRUE;
+}
+
 static GstStaticPadTemplate harness_src = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 static GstStaticPadTemplate harness_sink = GST_STATIC_PAD_TEMPLATE ("sink",

@@ -106,5 +106,9 @@ void sd_check_push_images (SdCheckPair * pair, const SdCheckImages * images,
 
 /* The parameters the element tests run with: small and fast. */
 void sd_check_params (SdParams * params);
+/* Whether the CUDA backend runs here; prints why not.  When it does, the
+ * tests are set to run in this process: CUDA does not survive fork(), and
+ * the probe has initialised it. */
+gboolean sd_check_cuda_ready (void);
 
 #endif

@@ -218,25 +218,20 @@ GST_START_TEST (test_cuda_memory_renegotiation)
 
 GST_END_TEST;
 
+/* Whether nvcodec's cudaupload is here, loaded. */
 static gboolean
-cuda_memory_available (void)
+cudaupload_available (void)
 {
   GstElementFactory *up = gst_element_factory_find ("cudaupload");
-  SdParams params;
-  SdError err;
-  SdEngine *engine;
 
-  if (!up)
+  if (!up) {
+    g_print ("skipped: no cudaupload element (nvcodec)\n");
     return FALSE;
+  }
   gst_object_unref (up);
   /* nvcodec 1.22 warns while it loads on a GPU without an encoder (the
    * H100): load it here, where gst-check does not count warnings */
   gst_object_unref (gst_plugin_load_by_name ("nvcodec"));
-  sd_check_params (&params);
-  engine = sd_engine_new ("cuda", 0, &params, &err);
-  if (!engine)
-    return FALSE;
-  sd_engine_free (engine);
   return TRUE;
 }
 
@@ -259,13 +254,8 @@ int
 main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  if (!cuda_memory_available ()) {
-    g_print ("no cudaupload element or no CUDA device: skipped\n");
+  if (!cudaupload_available () || !sd_check_cuda_ready ())
     return 77;
-  }
-  /* CUDA does not survive fork(), and the probe above has initialised it
-   * in this process: the tests must run here too */
-  g_setenv ("CK_FORK", "no", TRUE);
   return gst_check_run_suite (cuda_memory_suite (), "stereodepth-cuda-memory",
       __FILE__);
 }

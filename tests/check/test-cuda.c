@@ -126,9 +126,6 @@ GST_START_TEST (test_cuda_in_flight)
 
 GST_END_TEST;
 
-/* The backend changed while playing, cuda (two pairs in flight) to cpu and
- * back: the pair in flight finishes on the GPU before the CPU takes the next,
- * no pair is lost, and every output is the CPU engine's. */
 /* src_confidence on CUDA with two pairs in flight: each pair's confidence
  * is the CPU engine's, bit for bit, with its pair's timestamps. */
 GST_START_TEST (test_cuda_confidence)
@@ -172,6 +169,9 @@ GST_START_TEST (test_cuda_confidence)
 
 GST_END_TEST;
 
+/* The backend changed while playing, cuda (two pairs in flight) to cpu and
+ * back: the pair in flight finishes on the GPU before the CPU takes the next,
+ * no pair is lost, and every output is the CPU engine's. */
 GST_START_TEST (test_backend_while_playing)
 {
   static const gchar *const backends[] = { "cuda", "cpu", "cuda", "cpu" };
@@ -286,20 +286,8 @@ cuda_suite (void)
 int
 main (int argc, char **argv)
 {
-  SdError err = { 0 };
-  SdParams params;
-  SdEngine *engine;
-
   gst_check_init (&argc, &argv);
-  sd_check_params (&params);
-  engine = sd_engine_new ("cuda", 0, &params, &err);
-  if (!engine) {
-    g_print ("skipped: %s\n", err.message);
+  if (!sd_check_cuda_ready ())
     return 77;
-  }
-  sd_engine_free (engine);
-  /* CUDA does not survive fork(), and the probe above has initialised it
-   * in this process: the tests must run here too */
-  g_setenv ("CK_FORK", "no", TRUE);
   return gst_check_run_suite (cuda_suite (), "stereodepth-cuda", __FILE__);
 }
