@@ -466,6 +466,13 @@ sd_engine_in_flight (const SdEngine * e)
   return e->in_flight;
 }
 
+int
+sd_engine_band_rows (const SdEngine * e)
+{
+  return e->backend->band_rows ? e->backend->band_rows (e->state) :
+      e->params.band_rows;
+}
+
 bool
 sd_engine_is_async (const SdEngine * e)
 {

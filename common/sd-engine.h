@@ -80,6 +80,9 @@ typedef struct
    * host memory only). */
   SdStatus (*submit_device) (void *state, int slot, const SdParams * params,
       const SdPlane * left, const SdPlane * right, SdError * err);
+  /* The output rows a band of the last pair submitted (sd-band.h), 0 for
+   * none (NULL: params->band_rows, what the CPU backends use). */
+  int (*band_rows) (void *state);
 } SdBackend;
 
 /* A device_id that binds the cuda backend to the CUDA context current on
@@ -163,6 +166,12 @@ void sd_engine_discard (SdEngine * engine);
 int sd_engine_in_flight (const SdEngine * engine);
 /* True when sd_engine_submit returns before the pair is computed. */
 bool sd_engine_is_async (const SdEngine * engine);
+
+/* The output rows a band (sd-band.h) of the last pair submitted, 0 when it
+ * went whole: params->band_rows, or on the cuda backend with band_rows 0
+ * the bands it chose because the frame did not fit its device memory.
+ * The same band_rows on another backend gives the same output. */
+int sd_engine_band_rows (const SdEngine * engine);
 
 /* Every backend compiled into this build, NULL-terminated. */
 const SdBackend *const *sd_backends (void);

@@ -139,6 +139,14 @@ const SdParamDesc sd_param_descs[] = {
       inner_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
   INT ("threads", "cpu backend: threads it computes with (0 = one per "
       "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
+  INT ("band-rows", "Output rows of each horizontal band a frame is "
+      "processed in (0 = the whole frame; on cuda, bands when it does not "
+      "fit the device's memory)", band_rows, 0, SD_MAX_BAND_ROWS,
+      "0 means the whole frame"),
+  INT ("max-device-memory", "cuda backend: megabytes of GPU memory it may "
+      "hold; frames that need more are processed in bands (0 = what is "
+      "free)", max_device_memory, 0, SD_MAX_DEVICE_MEMORY_MB,
+      "0 means what the device has free"),
 };
 
 const size_t sd_param_count = sizeof (sd_param_descs) /
@@ -188,6 +196,8 @@ sd_params_init (SdParams * p)
   p->tile_size = 10;
   p->outer_iterations = 4;
   p->inner_iterations = 2;
+  p->band_rows = 0;
+  p->max_device_memory = 0;
   p->confidence = false;
 }
 

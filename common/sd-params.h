@@ -71,6 +71,8 @@ typedef enum
 #define SD_MIN_TILE_SIZE 4
 #define SD_MAX_THREADS 1024
 #define SD_MAX_TILE_SIZE 256
+#define SD_MAX_BAND_ROWS 65535
+#define SD_MAX_DEVICE_MEMORY_MB (1 << 20)
 
 typedef struct
 {
@@ -113,6 +115,13 @@ typedef struct
 
   /* cpu backend */
   int threads;                  /* 0 .. SD_MAX_THREADS, 0 = one per core */
+  /* horizontal bands (sd-band.h): output rows a band, 0 .. SD_MAX_BAND_ROWS;
+   * 0 = the whole frame, or on the cuda backend bands as tall as its
+   * memory allows when the whole frame does not fit */
+  int band_rows;
+  /* cuda backend: MB of device memory a pipeline may hold, 0 .. 1048576;
+   * 0 = what the device has free */
+  int max_device_memory;
 
   /* Also compute the per-pixel confidence (sd-confidence.h).  Not a
    * property: the element sets it while its src_confidence pad exists. */

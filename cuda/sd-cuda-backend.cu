@@ -19,6 +19,7 @@
 #include "sd-cuda-hbp.h"
 #include "sd-cuda-tiledbp.h"
 #include "sd-cuda-internal.h"
+#include "sd-band.h"
 
 
 /* One pair in flight: its planes and its disparity on the host (pinned)
@@ -52,8 +53,15 @@ struct SdCudaPipeline
   cudaEvent_t ev[2];
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
-  /* the size the buffers are carved for */
-  int width, height;
+  /* the size the buffers are carved for; the work buffers (pre to
+   * margin) hold work_height rows: the frame's, or a band's when band_rows
+   * (output rows a band, sd-band.h) is not 0 */
+  int width, height, work_height, band_rows;
+  /* what chose band_rows: the frame's size, the bytes it needs whole and
+   * the parameters that bound it, so that a frame size keeps its bands
+   * (and its output) from one pair to the next */
+  size_t whole_bytes;
+  int chosen_band_rows, chosen_max_memory;
 
   void *dev_block;
   size_t dev_capacity;
@@ -78,6 +86,10 @@ struct SdCudaPipeline
    * rectified luma carved out of dev_block */
   int32_t *rect_maps;
   uint8_t *rect_luma;
+  /* with bands: a band's luma (both views), disparity and confidence */
+  uint8_t *band_luma;
+  uint16_t *band_out;
+  uint8_t *band_conf;
 };
 
 static SdStatus
@@ -132,50 +144,141 @@ release_buffers (SdCudaPipeline * s)
   s->width = s->height = 0;
 }
 
+/* Where the buffers lie in the device block for w x h frames whose work
+ * buffers hold work_h rows (h: the whole frame, no band buffers).  The
+ * slots come first: their place depends on the frame's size alone, so a
+ * pair in flight keeps its buffers (its download may still run) when the
+ * next pair's parameters move the others. */
+typedef struct
+{
+  size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
+      margin, rect, band, total;
+} Layout;
+
+static Layout
+plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
+    int work_h)
+{
+  const size_t n = (size_t) w * h, m = (size_t) w * work_h;
+  /* the aggregation scratch: SGM's path volumes or a BP workspace */
+  const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
+  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, work_h) :
+      p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
+      work_h) : sd_cuda_tiled_bp_workspace_bytes (p, w, work_h);
+  Layout l;
+  l.slot = align_up (2 * n * 4) + align_up (2 * n) + align_up (n * 2) +
+      align_up (n);
+  size_t off = SD_ENGINE_MAX_IN_FLIGHT * l.slot;
+  l.pre = off;
+  off += align_up (2 * m);
+  l.tmp = off;
+  off += align_up (2 * m);
+  l.census = off;
+  off += align_up (2 * m * sizeof (uint64_t));
+  l.volume = off;
+  off += align_up (volume);
+  l.cost = off;
+  if (sgm)
+    off += align_up (sd_cuda_cost_volume_bytes (p, w, work_h));
+  l.disp = off;
+  off += align_up (m * 2);
+  l.disp_tmp = off;
+  off += align_up (m * 2);
+  l.right = off;
+  off += align_up (m * 4);
+  l.margin = off;
+  off += align_up (m);
+  l.rect = off;
+  if (s->rect_maps)
+    off += align_up (2 * n);
+  l.band = off;
+  if (work_h < h)
+    off += align_up (2 * m) + align_up (m * 2) + align_up (m);
+  l.total = off;
+  return l;
+}
+
+/* The rows of a band's image for band_rows output rows a band. */
+static int
+work_height (int h, int band_rows)
+{
+  return sd_band_get (h, band_rows, 0).in_height;
+}
+
+/* params->band_rows, or when it is 0: no bands when the whole frame fits
+ * what the pipeline may hold (params->max_device_memory, or 95 % of what
+ * is free with this pipeline's own block counted free), else bands of as
+ * many rows as fit.  Chosen once per frame size and parameters. */
+static SdStatus
+choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
+    SdError * err)
+{
+  const size_t whole = plan_layout (s, p, w, h, h).total;
+  if (p->band_rows > 0) {
+    s->band_rows = sd_band_count (h, p->band_rows) > 1 ? p->band_rows : 0;
+    s->whole_bytes = 0;         /* chosen by hand: nothing to keep */
+    const size_t bytes = plan_layout (s, p, w, h, work_height (h,
+            s->band_rows)).total;
+    if (p->max_device_memory && bytes > (size_t) p->max_device_memory << 20)
+      return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+          "band-rows %d on %dx%d needs %zu MB, more than max-device-memory "
+          "%d MB", p->band_rows, w, h, bytes >> 20, p->max_device_memory);
+    return SD_OK;
+  }
+  if (w == s->width && h == s->height && whole == s->whole_bytes
+      && p->band_rows == s->chosen_band_rows
+      && p->max_device_memory == s->chosen_max_memory)
+    return SD_OK;
+  size_t limit = (size_t) p->max_device_memory << 20;
+  if (!limit) {
+    size_t free_b = 0, total_b = 0;
+    CHECK (cudaMemGetInfo (&free_b, &total_b), "reading the free memory");
+    limit = (free_b + s->dev_capacity) / 20 * 19;
+  }
+  int rows = 0;
+  if (whole > limit) {
+    /* the most output rows a band whose layout fits: the bytes grow with
+     * the rows */
+    int lo = 0, hi = h - 1;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (plan_layout (s, p, w, h, work_height (h, mid)).total <= limit)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    if (lo == 0)
+      return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+          "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
+          "even in bands of one row, and %zu MB may be used%s",
+          sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
+          p->num_disparities, plan_layout (s, p, w, h, work_height (h,
+                  1)).total >> 20, limit >> 20, p->max_device_memory ?
+          " (max-device-memory)" : "");
+    rows = lo;
+  }
+  s->band_rows = rows;
+  s->whole_bytes = whole;
+  s->chosen_band_rows = p->band_rows;
+  s->chosen_max_memory = p->max_device_memory;
+  return SD_OK;
+}
+
 /* One device allocation and one pinned allocation, carved into the
- * buffers for this frame's size and parameters; reallocated only when they
- * need more than there is. */
+ * buffers for this frame's size, parameters and bands; reallocated only
+ * when they need more than there is. */
 static SdStatus
 ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
 {
+  SdStatus st = choose_band_rows (s, p, w, h, err);
+  if (st != SD_OK)
+    return st;
   const size_t n = (size_t) w * h;
-  /* the aggregation scratch: SGM's path volumes or a BP workspace */
-  const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
-  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, h) :
-      p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
-      h) : sd_cuda_tiled_bp_workspace_bytes (p, w, h);
-  /* the slots come first: their place depends on the size alone, so a
-   * pair in flight keeps its buffers (its download may still run) when the
-   * next pair's parameters move the others */
-  size_t off = 0;
-  const size_t o_slots = off;
-  const size_t slot_dev_bytes = align_up (2 * n * 4) + align_up (2 * n) +
-      align_up (n * 2) + align_up (n);
-  off += SD_ENGINE_MAX_IN_FLIGHT * slot_dev_bytes;
-  const size_t o_pre = off;
-  off += align_up (2 * n);
-  const size_t o_tmp = off;
-  off += align_up (2 * n);
-  const size_t o_census = off;
-  off += align_up (2 * n * sizeof (uint64_t));
-  const size_t o_volume = off;
-  off += align_up (volume);
-  const size_t o_cost = off;
-  if (sgm)
-    off += align_up (sd_cuda_cost_volume_bytes (p, w, h));
-  const size_t o_disp = off;
-  off += align_up (n * 2);
-  const size_t o_disp_tmp = off;
-  off += align_up (n * 2);
-  const size_t o_right = off;
-  off += align_up (n * 4);
-  const size_t o_margin = off;
-  off += align_up (n);
-  const size_t o_rect = off;
-  if (s->rect_maps)
-    off += align_up (2 * n);
-  const size_t dev_bytes = off;
+  const int work_h = work_height (h, s->band_rows);
+  const size_t m = (size_t) w * work_h;
+  const Layout l = plan_layout (s, p, w, h, work_h);
+  const size_t dev_bytes = l.total;
   const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2) +
       align_up (n);
   const size_t host_bytes = SD_ENGINE_MAX_IN_FLIGHT * slot_bytes;
@@ -196,8 +299,8 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
       s->width = s->height = 0;
       return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
           "out of GPU memory: %s on %dx%d with %d disparities needs %zu "
-          "MB, %zu MB free of %zu MB (%s); fewer disparities or a smaller "
-          "image need less", sd_enum_to_nick (sd_algorithm_entries,
+          "MB, %zu MB free of %zu MB (%s); band-rows or max-device-memory "
+          "make it smaller", sd_enum_to_nick (sd_algorithm_entries,
               p->algorithm), w, h, p->num_disparities, dev_bytes >> 20,
           free_b >> 20, total_b >> 20, cudaGetErrorString (e));
     }
@@ -221,20 +324,25 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
     s->host_capacity = host_bytes;
   }
   uint8_t *d = (uint8_t *) s->dev_block;
-  s->pre = d + o_pre;
-  s->pre_tmp = d + o_tmp;
-  s->census = (uint64_t *) (d + o_census);
-  s->volume = d + o_volume;
-  s->cost_volume = sgm ? d + o_cost : NULL;
-  s->disp = (int16_t *) (d + o_disp);
-  s->disp_tmp = (int16_t *) (d + o_disp_tmp);
-  s->right_key = (uint32_t *) (d + o_right);
-  s->margin = d + o_margin;
-  s->rect_luma = s->rect_maps ? d + o_rect : NULL;
+  s->pre = d + l.pre;
+  s->pre_tmp = d + l.tmp;
+  s->census = (uint64_t *) (d + l.census);
+  s->volume = d + l.volume;
+  s->cost_volume = p->algorithm == SD_ALGORITHM_SGM ? d + l.cost : NULL;
+  s->disp = (int16_t *) (d + l.disp);
+  s->disp_tmp = (int16_t *) (d + l.disp_tmp);
+  s->right_key = (uint32_t *) (d + l.right);
+  s->margin = d + l.margin;
+  s->rect_luma = s->rect_maps ? d + l.rect : NULL;
+  s->band_luma = s->band_rows ? d + l.band : NULL;
+  s->band_out = s->band_rows ? (uint16_t *) (d + l.band + align_up (2 * m))
+      : NULL;
+  s->band_conf = s->band_rows ? d + l.band + align_up (2 * m) +
+      align_up (m * 2) : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
     uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
-    uint8_t *db = d + o_slots + i * slot_dev_bytes;
+    uint8_t *db = d + i * l.slot;
     slot->stage_in = hb;
     slot->stage_out = (uint16_t *) (hb + align_up (2 * n * 4));
     slot->stage_conf = hb + align_up (2 * n * 4) + align_up (n * 2);
@@ -246,16 +354,17 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   }
   s->width = w;
   s->height = h;
+  s->work_height = work_h;
   return SD_OK;
 }
 
 /* Census (when used), SGM aggregation and winner-takes-all on the
- * prefiltered images pre (left, then right).  Only enqueues. */
+ * prefiltered w x h images pre (left, then right); marks (NULL: none) take
+ * the stage boundaries.  Only enqueues. */
 static SdStatus
 enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
-    const uint8_t * pre, SdError * err)
+    const uint8_t * pre, int w, int h, cudaEvent_t * marks, SdError * err)
 {
-  const int w = s->width, h = s->height;
   const size_t n = (size_t) w * h;
   if (sd_params_uses_census (p))
     CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
@@ -277,33 +386,26 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   b.right_key = s->right_key;
   b.width = w;
   b.height = h;
-  if (s->marks)
-    CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
+  if (marks)
+    CHECK (cudaEventRecord (marks[1], s->stream), "recording an event");
   CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
-  if (s->marks)
-    CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
+  if (marks)
+    CHECK (cudaEventRecord (marks[2], s->stream), "recording an event");
   CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
-  if (s->marks)
-    CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
+  if (marks)
+    CHECK (cudaEventRecord (marks[3], s->stream), "recording an event");
   return SD_OK;
 }
 
-/* Everything after luma extraction: s->luma holds both images; the output
- * goes to out (device, pitched), the confidence (when params->confidence)
- * to conf (device, packed).  Only enqueues. */
+/* One image from its luma on (the frame, or a band of it): luma holds both
+ * w x h views packed; the output goes to out (device, pitched), the
+ * confidence (when params->confidence) to conf (device, packed); marks as
+ * in enqueue_sgm.  Only enqueues. */
 static SdStatus
-enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
-    size_t out_pitch, uint8_t * conf, SdError * err)
+enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
+    int w, int h, uint16_t * out, size_t out_pitch, uint8_t * conf,
+    cudaEvent_t * marks, SdError * err)
 {
-  const int w = s->width, h = s->height;
-  const uint8_t *luma = s->luma;
-  if (s->marks)
-    CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
-  if (s->rect_maps) {
-    CHECK (sd_cuda_rectify (s->rect_maps, s->luma, s->rect_luma, w, h,
-            s->stream), "rectifying the images");
-    luma = s->rect_luma;
-  }
   const uint8_t *pre = luma;
   if (p->prefilter != SD_PREFILTER_NONE) {
     CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
@@ -311,8 +413,8 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     pre = s->pre;
   }
   if (p->algorithm != SD_ALGORITHM_SGM) {
-    if (s->marks)
-      CHECK (cudaEventRecord (s->marks[1], s->stream), "recording an event");
+    if (marks)
+      CHECK (cudaEventRecord (marks[1], s->stream), "recording an event");
     if (sd_params_uses_census (p))
       CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
               s->stream), "computing census signatures");
@@ -326,20 +428,69 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
       CHECK (sd_cuda_tiled_bp (p, pre, s->census, s->volume, &read_out, w,
               h, &s->info, &s->tiled_graph, s->stream),
           "propagating beliefs over tiles");
-    if (s->marks) {
-      CHECK (cudaEventRecord (s->marks[2], s->stream), "recording an event");
-      CHECK (cudaEventRecord (s->marks[3], s->stream), "recording an event");
+    if (marks) {
+      CHECK (cudaEventRecord (marks[2], s->stream), "recording an event");
+      CHECK (cudaEventRecord (marks[3], s->stream), "recording an event");
     }
   } else {
-    SdStatus st = enqueue_sgm (s, p, luma, pre, err);
+    SdStatus st = enqueue_sgm (s, p, luma, pre, w, h, marks, err);
     if (st != SD_OK)
       return st;
   }
   CHECK (sd_cuda_refine (p, s->disp, s->right_key,
           p->confidence ? s->margin : NULL, s->disp_tmp, out, out_pitch,
           conf, w, h, s->stream), "refining disparities");
+  if (marks)
+    CHECK (cudaEventRecord (marks[4], s->stream), "recording an event");
+  return SD_OK;
+}
+
+/* Everything after luma extraction: s->luma holds both images, which are
+ * rectified (when there are maps) and then matched whole or band by band
+ * (sd-band.h: each band an image of its own, its kept rows copied out);
+ * the output goes to out (device, pitched), the confidence (when
+ * params->confidence) to conf (device, packed).  Stage marks are taken
+ * only without bands.  Only enqueues. */
+static SdStatus
+enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
+    size_t out_pitch, uint8_t * conf, SdError * err)
+{
+  const int w = s->width, h = s->height;
+  const size_t n = (size_t) w * h;
+  const uint8_t *luma = s->luma;
   if (s->marks)
-    CHECK (cudaEventRecord (s->marks[4], s->stream), "recording an event");
+    CHECK (cudaEventRecord (s->marks[0], s->stream), "recording an event");
+  if (s->rect_maps) {
+    CHECK (sd_cuda_rectify (s->rect_maps, s->luma, s->rect_luma, w, h,
+            s->stream), "rectifying the images");
+    luma = s->rect_luma;
+  }
+  const int bands = sd_band_count (h, s->band_rows);
+  if (bands == 1)
+    return enqueue_image (s, p, luma, w, h, out, out_pitch, conf, s->marks,
+        err);
+  for (int k = 0; k < bands; k++) {
+    const SdBand b = sd_band_get (h, s->band_rows, k);
+    const size_t m = (size_t) w * b.in_height;
+    for (int i = 0; i < 2; i++)
+      CHECK (cudaMemcpyAsync (s->band_luma + i * m, luma + i * n +
+              (size_t) b.in_y0 * w, m, cudaMemcpyDeviceToDevice, s->stream),
+          "copying a band");
+    SdStatus st = enqueue_image (s, p, s->band_luma, w, b.in_height,
+        s->band_out, (size_t) w * 2, s->band_conf, NULL, err);
+    if (st != SD_OK)
+      return st;
+    const size_t skip = (size_t) (b.keep_y0 - b.in_y0) * w;
+    CHECK (cudaMemcpy2DAsync ((uint8_t *) out + (size_t) b.keep_y0 *
+            out_pitch, out_pitch, s->band_out + skip, (size_t) w * 2,
+            (size_t) w * 2, b.keep_height, cudaMemcpyDeviceToDevice,
+            s->stream), "copying a band's disparity");
+    if (p->confidence)
+      CHECK (cudaMemcpyAsync (conf + (size_t) b.keep_y0 * w,
+              s->band_conf + skip, (size_t) w * b.keep_height,
+              cudaMemcpyDeviceToDevice, s->stream),
+          "copying a band's confidence");
+  }
   return SD_OK;
 }
 
@@ -768,8 +919,9 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
     dev_ms[i] = ms;
   }
 
-  /* stage by stage: events between the stages, one run at a time */
-  {
+  /* stage by stage: events between the stages, one run at a time (the
+   * whole frame only: bands take no marks) */
+  if (!s->band_rows) {
     cudaEvent_t marks[5];
     int made = 0;
     double *stage = (double *) calloc ((size_t) 4 * runs, sizeof (double));
@@ -823,7 +975,8 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_median = wall_ms[runs / 2];
   t->wall_min = wall_ms[0];
   t->runs = runs;
-  t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, h);
+  t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, s->work_height);
+  t->band_rows = s->band_rows;
   t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
       0);
   t->eight_bit = sd_cuda_sgm_uses_8bit (p);
@@ -939,7 +1092,14 @@ cuda_set_rectification (void *state, const SdRectification * rect,
 }
 
 /* No process: the engine runs a pair as submit and collect. */
+static int
+cuda_band_rows (void *state)
+{
+  return ((const SdCudaPipeline *) state)->band_rows;
+}
+
 extern "C" const SdBackend sd_cuda_backend = {
   "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
   cuda_submit, cuda_collect, cuda_set_rectification, cuda_submit_device,
+  cuda_band_rows,
 };

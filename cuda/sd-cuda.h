@@ -43,7 +43,7 @@ typedef struct
   double wall_median, wall_min; /* the whole call, host copies included */
   /* device memory in and out, stage by stage (medians): prefilter and
    * census; path aggregation; winner-takes-all and the right disparity;
-   * left-right check, median, hole filling, output */
+   * left-right check, median, hole filling, output; all 0 with bands */
   double stage_median[4];
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */
@@ -51,6 +51,7 @@ typedef struct
    * rectification maps): its footprint, less the CUDA context's own */
   unsigned long long device_bytes;
   int eight_bit;                /* per-path 8-bit volumes (else 16-bit sum) */
+  int band_rows;                /* output rows a band (sd-band.h), 0: none */
 } SdCudaTimings;
 
 SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,

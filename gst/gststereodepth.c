@@ -539,6 +539,26 @@ gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
   return FALSE;
 }
 
+/* Tells the application when the engine starts cutting frames into bands
+ * nobody asked for (they do not fit the GPU's memory whole): the output
+ * then differs from the whole frame's near the band edges. */
+static void
+gst_stereo_depth_note_bands (GstStereoDepth * self)
+{
+  const gint rows = sd_engine_band_rows (self->engine);
+
+  if (rows == self->engine_band_rows)
+    return;
+  self->engine_band_rows = rows;
+  if (rows && rows != sd_engine_get_params (self->engine)->band_rows)
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("The frames do not fit the GPU's memory whole: they are processed "
+            "in bands of %d rows.", rows),
+        ("The output differs from the whole frame's near the band edges. "
+            "band-rows=%d gives the same output on the cpu backend; "
+            "max-device-memory bounds what the GPU may hold.", rows));
+}
+
 /* Maps the pair and out, and starts the pair in the engine; the pair then
  * waits, with out mapped, to be collected.  Takes out. */
 static GstFlowReturn
@@ -620,6 +640,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
     gst_stereo_depth_post_engine_error (self, "processing a pair", &err);
     return GST_FLOW_ERROR;
   }
+  gst_stereo_depth_note_bands (self);
   pending->out = out;
   pending->running_time = running_time;
   pending->submit_time = elapsed;
@@ -787,6 +808,7 @@ gst_stereo_depth_free_engine (GstStereoDepth * self)
   g_clear_pointer (&self->engine, sd_engine_free);
   gst_stereo_depth_cuda_leave (self);
   self->engine_in_cuda_context = FALSE;
+  self->engine_band_rows = 0;
 }
 
 static GstFlowReturn gst_stereo_depth_run_pair (GstStereoDepth * self,

@@ -62,6 +62,9 @@ struct _GstStereoDepth
   /* what engine was created for: a change of either replaces it */
   GstStereoDepthBackend engine_backend;
   gint engine_device;
+  /* the band rows (sd-band.h) the engine last reported: a change the
+   * band-rows property did not ask for is posted as a warning */
+  gint engine_band_rows;
   GstStereoDepthPending pending[SD_ENGINE_MAX_IN_FLIGHT];       /* oldest first */
   /* CUDA memory in (gststereodepthcuda.h): the GstCudaContext shared with
    * the neighbours (NULL: none yet), whether an input's caps carried CUDA

@@ -4,6 +4,7 @@
  * next. */
 #include "sd-cpu.h"
 #include "../fast/sd-fast.h"
+#include "../sd-band.h"
 #include "../sd-engine.h"
 
 #include <stdlib.h>
@@ -251,6 +252,70 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
   return true;
 }
 
+/* One band of the frame (sd-band.h; the whole frame when there is one)
+ * from its luma on: the band is an image of its own up to the median, and
+ * the stages after that work row by row, so only the rows it keeps go
+ * through them, straight into out and confidence. */
+static bool
+process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
+    const uint8_t * luma_right, int w, SdBand b, SdPlane * out,
+    SdPlane * confidence)
+{
+  const int h = b.in_height;
+  const size_t n = (size_t) w * h;
+  uint8_t *pre_left = reserve (s, PRE_LEFT, n);
+  uint8_t *pre_right = reserve (s, PRE_RIGHT, n);
+  uint8_t *tmp = reserve (s, TMP, n);
+  int16_t *disp = reserve (s, DISP, n * sizeof (int16_t));
+  int16_t *disp_tmp = reserve (s, DISP_TMP, n * sizeof (int16_t));
+  int16_t *right_disp = reserve (s, RIGHT_DISP, n * sizeof (int16_t));
+  uint8_t *margin = p->confidence ? reserve (s, MARGIN, n) : NULL;
+  bool ok = pre_left && pre_right && tmp && disp && disp_tmp && right_disp
+      && (margin || !p->confidence);
+  if (!ok)
+    return false;
+  const SdRowRunner rows = s->fast ? sd_fast_rows : NULL;
+  sd_cpu_prefilter (p, rows, luma_left, pre_left, tmp, w, h);
+  sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
+  switch (p->algorithm) {
+    case SD_ALGORITHM_SGM:
+      ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, margin,
+          right_disp, w, h);
+      break;
+    case SD_ALGORITHM_HBP:
+      ok = run_bp (s, &(const BpMethod) {
+          stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
+          pre_right, disp, margin, right_disp, w, h);
+      break;
+    case SD_ALGORITHM_TILED_BP:
+      ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, margin,
+          right_disp, w, h);
+      break;
+  }
+  if (!ok)
+    return false;
+
+  if (p->lr_check != SD_LR_CHECK_OFF)
+    (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
+        h);
+  const int16_t *checked = disp;
+  if (p->median) {
+    stages (s)->median_disparity (p, disp, disp_tmp, w, h);
+    disp = disp_tmp;
+  }
+  const size_t skip = (size_t) (b.keep_y0 - b.in_y0) * w;
+  /* before the holes are filled: a filled pixel has no match */
+  if (confidence)
+    sd_cpu_confidence (p, checked + skip, disp + skip, right_disp + skip,
+        margin ? margin + skip : NULL, sd_plane_row (confidence, b.keep_y0),
+        confidence->stride, w, b.keep_height);
+  if (sd_params_fill_holes (p))
+    sd_cpu_fill_holes (disp + skip, w, b.keep_height);
+  sd_cpu_to_output (p, disp + skip, (uint16_t *) sd_plane_row (out,
+          b.keep_y0), out->stride, w, b.keep_height);
+  return true;
+}
+
 static SdStatus
 cpu_process (void *state, const SdParams * p, const SdPlane * left,
     const SdPlane * right, SdPlane * out, SdPlane * confidence,
@@ -261,58 +326,19 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   const size_t n = (size_t) w * h;
   uint8_t *luma_left = reserve (s, LUMA_LEFT, n);
   uint8_t *luma_right = reserve (s, LUMA_RIGHT, n);
-  uint8_t *pre_left = reserve (s, PRE_LEFT, n);
-  uint8_t *pre_right = reserve (s, PRE_RIGHT, n);
-  uint8_t *tmp = reserve (s, TMP, n);
-  int16_t *disp = reserve (s, DISP, n * sizeof (int16_t));
-  int16_t *disp_tmp = reserve (s, DISP_TMP, n * sizeof (int16_t));
-  int16_t *right_disp = reserve (s, RIGHT_DISP, n * sizeof (int16_t));
-  uint8_t *margin = p->confidence ? reserve (s, MARGIN, n) : NULL;
-  bool ok = luma_left && luma_right && pre_left && pre_right && tmp && disp
-      && disp_tmp && right_disp && (margin || !p->confidence);
-  ok = ok && view_luma (s, p, left, 0, luma_left)
+  bool ok = luma_left && luma_right
+      && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
-  if (ok) {
-    const SdRowRunner rows = s->fast ? sd_fast_rows : NULL;
-    sd_cpu_prefilter (p, rows, luma_left, pre_left, tmp, w, h);
-    sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
-    switch (p->algorithm) {
-      case SD_ALGORITHM_SGM:
-        ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, margin,
-            right_disp, w, h);
-        break;
-      case SD_ALGORITHM_HBP:
-        ok = run_bp (s, &(const BpMethod) {
-            stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
-            pre_right, disp, margin, right_disp, w, h);
-        break;
-      case SD_ALGORITHM_TILED_BP:
-        ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, margin,
-            right_disp, w, h);
-        break;
-    }
+  for (int k = 0; ok && k < sd_band_count (h, p->band_rows); k++) {
+    const SdBand b = sd_band_get (h, p->band_rows, k);
+    const size_t first = (size_t) b.in_y0 * w;
+    ok = process_band (s, p, luma_left + first, luma_right + first, w, b,
+        out, confidence);
   }
   if (!ok)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for %dx%d images with %d disparities on the CPU "
         "backend", w, h, p->num_disparities);
-
-  if (p->lr_check != SD_LR_CHECK_OFF)
-    (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
-        h);
-  if (p->median) {
-    stages (s)->median_disparity (p, disp, disp_tmp, w, h);
-    int16_t *t = disp;
-    disp = disp_tmp;
-    disp_tmp = t;
-  }
-  /* before the holes are filled: a filled pixel has no match */
-  if (confidence)
-    sd_cpu_confidence (p, p->median ? disp_tmp : disp, disp, right_disp,
-        margin, confidence->data, confidence->stride, w, h);
-  if (sd_params_fill_holes (p))
-    sd_cpu_fill_holes (disp, w, h);
-  sd_cpu_to_output (p, disp, out->data, out->stride, w, h);
   return SD_OK;
 }
 

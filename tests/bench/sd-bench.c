@@ -366,11 +366,12 @@ main (int argc, char **argv)
         "runs; device memory %.0f MB", t.e2e_median, t.e2e_min,
         t.wall_median, t.runs, warmup, t.device_bytes / 1048576.0);
     if (sgm)
-      printf ("; %s path volumes, %.0f MB\n",
+      printf ("; %s path volumes, %.0f MB",
           t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
-    else
-      printf ("\n");
-    if (sgm)
+    if (t.band_rows)
+      printf ("; bands of %d rows", t.band_rows);
+    printf ("\n");
+    if (sgm && !t.band_rows)
       printf ("cuda stages (device memory, medians): census %.3f ms, paths "
           "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
           t.stage_median[0], t.stage_median[1], t.stage_median[2],

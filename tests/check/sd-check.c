@@ -204,16 +204,25 @@ sd_check_frame_new (GstVideoFormat format, const guint8 * gray, gint width,
   return buf;
 }
 
+GstFlowReturn
+sd_check_push_sized (SdCheckPair * pair, const guint8 * left,
+    const guint8 * right, gint width, gint height, GstClockTime pts)
+{
+  GstFlowReturn ret = gst_harness_push (pair->left,
+      sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, left, width, height, pts));
+
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_harness_push (pair->right,
+      sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, right, width, height, pts));
+}
+
 void
 sd_check_push_pair (SdCheckPair * pair, const guint8 * left,
     const guint8 * right, GstClockTime pts)
 {
-  fail_unless_equals_int (gst_harness_push (pair->left,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, left, SD_CHECK_WIDTH,
-              SD_CHECK_HEIGHT, pts)), GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_push (pair->right,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, right, SD_CHECK_WIDTH,
-              SD_CHECK_HEIGHT, pts)), GST_FLOW_OK);
+  fail_unless_equals_int (sd_check_push_sized (pair, left, right,
+          SD_CHECK_WIDTH, SD_CHECK_HEIGHT, pts), GST_FLOW_OK);
 }
 
 void

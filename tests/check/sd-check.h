@@ -79,6 +79,10 @@ gchar *sd_check_auto_backend (const guint8 * left, const guint8 * right);
 /* Pushes GRAY8 frames of left and right images (packed) at pts. */
 void sd_check_push_pair (SdCheckPair * pair, const guint8 * left,
     const guint8 * right, GstClockTime pts);
+/* The same for images of any size; returns the first flow that is not OK
+ * (the right frame is not pushed after a left one that failed). */
+GstFlowReturn sd_check_push_sized (SdCheckPair * pair, const guint8 * left,
+    const guint8 * right, gint width, gint height, GstClockTime pts);
 
 /* Sends EOS on both inputs and waits for it on the output, so that every
  * output buffer has arrived. */

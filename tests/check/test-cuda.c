@@ -104,10 +104,8 @@ GST_START_TEST (test_cuda_in_flight)
   sd_check_push_images (&p, &images[3], 3 * SD_CHECK_FRAME);
   sd_check_set_caps (p.left, "GRAY8", W / 2, H / 2);
   sd_check_set_caps (p.right, "GRAY8", W / 2, H / 2);
-  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.left, W / 2, H / 2, 4 * SD_CHECK_FRAME));
-  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.right, W / 2, H / 2, 4 * SD_CHECK_FRAME));
+  sd_check_push_sized (&p, scene.left, scene.right, W / 2, H / 2,
+      4 * SD_CHECK_FRAME);
   sd_check_finish (&p);
 
   sd_check_expect_output (&p, SD_CHECK_FRAME, images[1].ref);
@@ -242,6 +240,59 @@ GST_END_TEST;
 
 /* A cuda-device-id beyond the machine's devices: an element error that
  * names it, not a crash or a silent fallback. */
+/* max-device-memory below what a frame needs whole: the element cuts it
+ * into bands, says so once on the bus with the band rows, and its output is
+ * the CPU's with band-rows set to them. */
+GST_START_TEST (test_cuda_bands)
+{
+  const gint w = 320, h = 400;
+  SdSynthPair big;
+  SdCheckPair p;
+  SdParams params;
+  GstMessage *msg;
+  GError *warning = NULL;
+  GstBuffer *buf;
+  gint rows = 0;
+  guint16 *ref;
+
+  fail_unless (sd_synth_demo (&big, w, h));
+  /* the whole frame needs about 150 MB at 128 disparities */
+  sd_check_pair_init_with (&p, FALSE, "num-disparities", 128,
+      "max-device-memory", 60, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cuda");
+  sd_check_set_caps (p.left, "GRAY8", w, h);
+  sd_check_set_caps (p.right, "GRAY8", w, h);
+  fail_unless_equals_int (sd_check_push_sized (&p, big.left, big.right, w,
+          h, 0), GST_FLOW_OK);
+  sd_check_finish (&p);
+  buf = gst_harness_pull (p.left);
+  fail_unless (buf != NULL);
+
+  msg = gst_bus_timed_pop_filtered (p.bus, 0, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning about bands");
+  gst_message_parse_warning (msg, &warning, NULL);
+  fail_unless (sscanf (strstr (warning->message, "bands of") ?
+          strstr (warning->message, "bands of") : "", "bands of %d rows",
+          &rows) == 1, "warning: %s", warning->message);
+  fail_unless (rows > 0 && rows < h, "%d rows", rows);
+  g_error_free (warning);
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (p.bus, GST_MESSAGE_WARNING) == NULL,
+      "more than one warning for one frame size");
+
+  sd_check_params (&params);
+  params.num_disparities = 128;
+  params.band_rows = rows;
+  ref = sd_check_reference (&params, big.left, big.right, w, h);
+  sd_check_assert_output (buf, ref, w, h);
+  g_free (ref);
+  gst_buffer_unref (buf);
+  sd_check_pair_clear (&p);
+  sd_synth_free (&big);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_device_out_of_range)
 {
   SdCheckPair p;
@@ -252,10 +303,7 @@ GST_START_TEST (test_device_out_of_range)
   g_object_set (p.element, "cuda-device-id", 1000, NULL);
   sd_check_set_caps (p.left, "GRAY8", W, H);
   sd_check_set_caps (p.right, "GRAY8", W, H);
-  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.left, W, H, 0));
-  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.right, W, H, 0));
+  sd_check_push_sized (&p, scene.left, scene.right, W, H, 0);
   err = sd_check_wait_error (p.bus);
   fail_unless (strstr (err->message, "CUDA device 1000 does not exist"),
       "error '%s' does not name the device", err->message);
@@ -280,6 +328,7 @@ cuda_suite (void)
   tcase_add_test (tc, test_two_elements);
   tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_device_out_of_range);
+  tcase_add_test (tc, test_cuda_bands);
   return s;
 }
 

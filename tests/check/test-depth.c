@@ -74,10 +74,7 @@ GST_START_TEST (test_depth_needs_rig)
   gst_util_set_object_arg (G_OBJECT (p.element), "output", "depth");
   sd_check_set_caps (p.left, "GRAY8", W, H);
   sd_check_set_caps (p.right, "GRAY8", W, H);
-  gst_harness_push (p.left, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.left, W, H, 0));
-  gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-          scene.right, W, H, 0));
+  sd_check_push_sized (&p, scene.left, scene.right, W, H, 0);
   err = sd_check_wait_error (p.bus);
   fail_unless (strstr (err->message, "focal-length and baseline") != NULL,
       "error: %s", err->message);

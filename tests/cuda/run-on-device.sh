@@ -8,12 +8,13 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench rectify confidence profile"
+#   STEPS    any of "test sanitize bench rectify confidence bands profile"
 #            (default the first three); rectify times undistort-and-rectify
 #            at 1920x1080 (sd-bench with and without BIN_DIR/rig1080.yaml,
 #            written by sd-rig-calibration 1920 1080), confidence the
 #            confidence plane (sgm and hbp with and without it), twice
-#            each, in this call
+#            each, in this call; bands the whole frame against bands
+#            chosen by --max-device-memory at 1080p and 4K
 # Built here with: meson setup build-cuda -Dcuda-archs=90 -Dgstreamer=disabled
 #   && ninja -C build-cuda && cp build-cuda/tests/cuda/test-cuda-agreement
 #   build-cuda/tests/engine/test-async build-cuda/tests/sd-bench .gpu/
@@ -146,6 +147,26 @@ if [[ " $STEPS " == *" confidence "* ]]; then
       time_1080 "${alg%% *} 1920x1080 D128 run $run" --algorithm $alg
       time_1080 "${alg%% *} 1920x1080 D128 run $run confidence" \
         --algorithm $alg --confidence "$LOGS/confidence-${alg%% *}.png"
+    done
+  done
+fi
+
+# horizontal bands: the whole frame, then bounded by max-device-memory so
+# that it goes in bands (issue 16's footprint sizes), twice
+if [[ " $STEPS " == *" bands "* ]]; then
+  for run in 1 2; do
+    for cfg in 1920x1080:128:0 1920x1080:128:1024 3840x2160:256:0 \
+        3840x2160:256:4096; do
+      IFS=: read -r size d mb <<< "$cfg"
+      log="$LOGS/bands-$run-$size-$d-$mb.log"
+      "$BIN/sd-bench" --synthetic "$size" --backend cuda --num-disparities "$d" \
+        --max-device-memory "$mb" --repeat 50 --warmup 5 > "$log" 2>&1
+      line=$(grep '^cuda time' "$log")
+      dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
+      mem=$(sed -n 's/.*; device memory \([0-9]*\) MB.*/\1/p' <<< "$line")
+      rows=$(sed -n 's/.*bands of \([0-9]*\) rows.*/\1/p' <<< "$line")
+      summary+=("bands $size D=$d max $mb MB run $run|device $dev ms, e2e $e2e ms, $mem MB, band rows ${rows:-none}")
     done
   done
 fi

@@ -121,14 +121,15 @@ pair_free (Pair * p)
 static void
 describe (const SdParams * p, char *buf, size_t size)
 {
-  snprintf (buf, size, "D=%d dmin=%d pre=%s rank=%d cost=%s census=%s "
+  snprintf (buf, size, "%s D=%d dmin=%d pre=%s rank=%d cost=%s census=%s "
       "paths=%d p1=%d p2=%d adaptive=%d uniq=%d subpix=%d lr=%d median=%d "
-      "fill=%d", p->num_disparities, p->min_disparity,
+      "fill=%d band-rows=%d", sd_enum_to_nick (sd_algorithm_entries,
+          p->algorithm), p->num_disparities, p->min_disparity,
       sd_enum_to_nick (sd_prefilter_entries, p->prefilter), p->rank_window,
       sd_enum_to_nick (sd_cost_entries, p->cost),
       sd_enum_to_nick (sd_census_window_entries, p->census_window),
       p->paths, p->p1, p->p2, p->p2_adaptive, p->uniqueness, p->subpixel,
-      p->lr_check, p->median, p->fill_holes);
+      p->lr_check, p->median, p->fill_holes, p->band_rows);
 }
 
 /* Runs both backends on one pair, the confidence included; returns true
@@ -205,8 +206,9 @@ compare_pair (const char *what, const Pair * pair, const SdParams * p,
 
 /* Undistort and rectify as the first stage: a distorted, rotated rig's raw
  * views at an odd size, under SGM and hbp (a map that reaches outside the
- * raw image reads its edge), then the maps dropped again.  Small enough to
- * run in every --part, so that each sanitizer run covers it. */
+ * raw image reads its edge) and in bands, then the maps dropped again.
+ * Small enough to run in every --part, so that each sanitizer run covers
+ * it. */
 static void
 rectified (SdEngine * cpu, SdEngine * gpu)
 {
@@ -235,6 +237,10 @@ rectified (SdEngine * cpu, SdEngine * gpu)
     compare_on ("rectified", &l, &r, &p, cpu, gpu);
     p.algorithm = SD_ALGORITHM_HBP;
     compare_on ("rectified", &l, &r, &p, cpu, gpu);
+    /* the whole frame rectified, then cut into bands */
+    p.algorithm = SD_ALGORITHM_SGM;
+    p.band_rows = h / 3;
+    compare_on ("rectified", &l, &r, &p, cpu, gpu);
   } else {
     SD_CHECK (0, "setting the rectification: %s", err.message);
   }
@@ -244,6 +250,35 @@ rectified (SdEngine * cpu, SdEngine * gpu)
   sd_rectification_free (rect);
   free (raw[0]);
   free (raw[1]);
+}
+
+/* Frames cut into bands (sd-band.h): the same band_rows on both backends,
+ * under each method, with the confidence; from one row a band (every band
+ * mostly overlap) to bands that leave a short last one. */
+static void
+banded (SdEngine * cpu, SdEngine * gpu)
+{
+  const int w = quick ? 64 : 160, h = quick ? 150 : 300;
+  Pair pair;
+  if (!pair_synth (&pair, w, h, 48, 2, 7))
+    pair_noise (&pair, w, h, 12, 7);
+  static const int rows[] = { 37, 100, 1 };
+  static const SdAlgorithm methods[] = { SD_ALGORITHM_SGM, SD_ALGORITHM_HBP,
+    SD_ALGORITHM_TILED_BP
+  };
+  for (size_t i = 0; i < (quick ? 2 : 3); i++)
+    for (size_t m = 0; m < 3; m++) {
+      if (!my_case ())
+        continue;
+      SdParams p;
+      sd_params_init (&p);
+      p.num_disparities = 48;
+      p.min_disparity = 2;
+      p.band_rows = rows[i];
+      p.algorithm = methods[m];
+      compare_pair ("bands", &pair, &p, cpu, gpu);
+    }
+  pair_free (&pair);
 }
 
 /* One parameter changed at a time from the defaults, on one input. */
@@ -453,6 +488,61 @@ device_entry (SdEngine * cpu)
   sd_cuda_pipeline_free (pl);
   pair_free (&x);
 }
+
+/* A pipeline bounded by max-device-memory cuts a frame that does not fit
+ * into bands of its own choosing, and the CPU given those band rows gives
+ * the same bits; a bound too small for any band is refused. */
+static void
+bounded_memory (SdEngine * cpu)
+{
+  if (!my_case ())
+    return;
+  const int w = 640, h = 480;
+  Pair x;
+  if (!pair_synth (&x, w, h, 128, 0, 21))
+    pair_noise (&x, w, h, 40, 21);
+  SdParams p;
+  sd_params_init (&p);
+  p.num_disparities = 128;
+  p.confidence = true;
+  p.max_device_memory = 200;    /* the whole frame needs about 350 MB */
+  SdError err;
+  SdEngine *gpu = sd_engine_new ("cuda", 0, &p, &err);
+  const size_t n = (size_t) w * h;
+  uint16_t *a = malloc (n * 2), *b = malloc (n * 2);
+  uint8_t *ca = malloc (n), *cb = malloc (n);
+  SdPlane oa = { a, w, h, (size_t) w * 2, SD_PIXEL_GRAY16 };
+  SdPlane ob = { b, w, h, (size_t) w * 2, SD_PIXEL_GRAY16 };
+  SdPlane pa = { ca, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  SdPlane pb = { cb, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  SD_CHECK (gpu && sd_engine_process (gpu, &x.left, &x.right, &ob, &pb,
+          &err) == SD_OK, "%s", err.message);
+  const int rows = gpu ? sd_engine_band_rows (gpu) : 0;
+  SD_CHECK (rows > 0 && rows < h, "a 200 MB bound chose %d band rows", rows);
+  SdParams q = p;
+  q.band_rows = rows;
+  SD_CHECK (sd_engine_set_params (cpu, &q, &err) == SD_OK
+      && sd_engine_process (cpu, &x.left, &x.right, &oa, &pa, &err) == SD_OK,
+      "%s", err.message);
+  SD_CHECK (!memcmp (a, b, n * 2) && !memcmp (ca, cb, n),
+      "bands of %d rows chosen by the cuda backend differ from the cpu's",
+      rows);
+  cases_run++;
+  printf ("ok   bounded memory: 200 MB gives bands of %d rows\n", rows);
+  p.max_device_memory = 1;
+  SD_CHECK (gpu && sd_engine_set_params (gpu, &p, &err) == SD_OK, "%s",
+      err.message);
+  SD_CHECK (gpu && sd_engine_process (gpu, &x.left, &x.right, &ob, NULL,
+          &err) == SD_ERROR_OUT_OF_MEMORY
+      && strstr (err.message, "max-device-memory"),
+      "a 1 MB bound: %s", err.message);
+  sd_engine_free (gpu);
+  free (a);
+  free (b);
+  free (ca);
+  free (cb);
+  pair_free (&x);
+}
 #endif
 
 /* Every shared set with three SGM settings and, where the backend under
@@ -603,10 +693,13 @@ main (int argc, char **argv)
   fuzz (quick ? 20 : 150, cpu, gpu);
   formats (cpu, gpu);
   rectified (cpu, gpu);
+  banded (cpu, gpu);
 #ifdef SD_HAVE_CUDA
   if (!strcmp (under_test, "cuda")) {
     interleaved (cpu);
     device_entry (cpu);
+    if (!quick)
+      bounded_memory (cpu);
   }
 #endif
   if (!quick && data_dir)

@@ -1,0 +1,37 @@
+/* Horizontal bands: a frame too large for the device's memory (or any
+ * frame, when params->band_rows asks for it) is processed as a stack of
+ * bands, each an image of its own from the prefilter on, every band the
+ * same height.  Band k keeps band_rows output rows; it computes them with
+ * SD_BAND_OVERLAP more rows above and below where the frame has them, so
+ * that the aggregation paths that cross a band's edge have run for a while
+ * before they reach the rows it keeps.  Every backend bands the same way,
+ * so CPU and CUDA give the same bits for the same band_rows
+ * (docs/algorithms.md, "Bands", has what banding costs in accuracy). */
+#ifndef SD_BAND_H
+#define SD_BAND_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rows computed above and below the rows a band keeps. */
+#define SD_BAND_OVERLAP 64
+
+typedef struct
+{
+  int in_y0, in_height;         /* the rows computed: the band's image */
+  int keep_y0, keep_height;     /* the rows kept, in frame rows */
+} SdBand;
+
+/* The bands of a frame of height rows for band_rows output rows a band:
+ * one band (the whole frame) when band_rows is 0 or covers the frame. */
+int sd_band_count (int height, int band_rows);
+/* Band k (0 .. sd_band_count - 1).  Every band of a frame has the same
+ * in_height: the last one reaches further up instead of being shorter. */
+SdBand sd_band_get (int height, int band_rows, int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
