@@ -207,8 +207,8 @@ work_height (int h, int band_rows)
 
 /* params->band_rows, or when it is 0: no bands when the whole frame fits
  * what the pipeline may hold (params->max_device_memory, or 95 % of what
- * is free with this pipeline's own block counted free), else bands of as
- * many rows as fit.  Chosen once per frame size and parameters. */
+ * is free with this pipeline's own block counted free), else as few bands
+ * as fit, of equal rows.  Chosen once per frame size and parameters. */
 static SdStatus
 choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
@@ -255,7 +255,11 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
           p->num_disparities, plan_layout (s, p, w, h, work_height (h,
                   1)).total >> 20, limit >> 20, p->max_device_memory ?
           " (max-device-memory)" : "");
-    rows = lo;
+    /* as many bands as the tallest that fit need, made as short as that
+     * count allows: the last band then keeps as many rows as the others,
+     * instead of computing a whole band's rows for a few */
+    const int count = sd_band_count (h, lo);
+    rows = (h + count - 1) / count;
   }
   s->band_rows = rows;
   s->whole_bytes = whole;
