@@ -253,8 +253,9 @@ rectified (SdEngine * cpu, SdEngine * gpu)
 }
 
 /* Frames cut into bands (sd-band.h): the same band_rows on both backends,
- * under each method, with the confidence; from one row a band (every band
- * mostly overlap) to bands that leave a short last one. */
+ * under each method, with the confidence; bands that leave a short last
+ * one, and (SGM only: 300 bands) one row a band, every band mostly
+ * overlap. */
 static void
 banded (SdEngine * cpu, SdEngine * gpu)
 {
@@ -267,7 +268,7 @@ banded (SdEngine * cpu, SdEngine * gpu)
     SD_ALGORITHM_TILED_BP
   };
   for (size_t i = 0; i < (quick ? 2 : 3); i++)
-    for (size_t m = 0; m < 3; m++) {
+    for (size_t m = 0; m < (rows[i] == 1 ? 1 : 3); m++) {
       if (!my_case ())
         continue;
       SdParams p;
