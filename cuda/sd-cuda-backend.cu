@@ -392,7 +392,8 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   b.height = h;
   if (marks)
     CHECK (cudaEventRecord (marks[1], s->stream), "recording an event");
-  CHECK (sd_cuda_sgm (p, &b, &s->info, s->stream), "aggregating costs");
+  CHECK (sd_cuda_cost_volume (p, &b, s->stream), "computing costs");
+  CHECK (sd_cuda_sgm (p, &b, s->stream), "aggregating costs");
   if (marks)
     CHECK (cudaEventRecord (marks[2], s->stream), "recording an event");
   CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");

@@ -1,7 +1,6 @@
-/* Census signatures of the prefiltered images.  The matching cost itself
- * (Hamming distance, or the absolute difference) is computed inside the
- * aggregation kernels where it is used (sd-cuda-sgm.cu): storing a cost
- * volume would move a byte per pixel and disparity for every path. */
+/* Census signatures of the prefiltered images, which the SGM cost volume
+ * (sd-cuda-cost-volume.cu) and the belief propagation data costs
+ * (sd-cuda-bp.h) read. */
 #include "sd-cuda-internal.h"
 
 #define SD_CEN_BX 32

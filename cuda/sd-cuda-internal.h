@@ -75,11 +75,17 @@ typedef struct
 int sd_cuda_sgm_uses_8bit (const SdParams * params);
 size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
     int height);
+/* sd-cuda-cost-volume.cu: every pixel's and disparity's matching cost into
+ * b->cost_volume (sd_cuda_cost_volume_bytes of it), from the census
+ * signatures and images of b.  Only enqueues. */
 size_t sd_cuda_cost_volume_bytes (const SdParams * params, int width,
     int height);
+cudaError_t sd_cuda_cost_volume (const SdParams * params,
+    const SdCudaSgmBuffers * b, cudaStream_t stream);
+/* sd-cuda-sgm.cu: the path costs of every direction from the cost volume
+ * into b->volume.  Only enqueues. */
 cudaError_t sd_cuda_sgm (const SdParams * params,
-    const SdCudaSgmBuffers * b, const SdCudaDeviceInfo * info,
-    cudaStream_t stream);
+    const SdCudaSgmBuffers * b, cudaStream_t stream);
 cudaError_t sd_cuda_wta (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 

@@ -5,14 +5,8 @@
  * Hopper's 16x2 add/min instructions update two path cells at once.  The
  * k - 1 and k + 1 neighbours come from the lanes beside (one shuffle each
  * way per register), min over k of the previous cell is a group
- * reduction.
- *
- * The matching costs are computed once, by the cost volume's kernel, into
- * an 8-bit volume in the paths' layout, and every path reads it (computing
- * the 9x7 census costs in each path instead, or in some of them, measured
- * slower on the H100: docs/performance.md).  A disparity that points left
- * of the right image reads the right row's first pixel, as the reference
- * does.
+ * reduction.  The matching costs come from the 8-bit cost volume
+ * (sd-cuda-cost-volume.cu), in the same layout.
  *
  * Storage.  When every path cost fits in 8 bits (sd_cost_max + P2 <= 255:
  * census windows with the usual penalties), each direction writes its own
@@ -31,21 +25,13 @@
 #define SD_SGM_WARPS 4          /* warps per block */
 #define SD_MAX_SEGMENTS 8
 
-enum
-{ SD_COST_KIND_CENSUS64, SD_COST_KIND_CENSUS32, SD_COST_KIND_AD };
-
 typedef struct
 {
-  const uint64_t *census_left, *census_right;
-  const uint8_t *image_left, *image_right;
-  const uint8_t *guide;
+  const uint8_t *guide;         /* left luma, for the adaptive P2 */
+  const uint8_t *cost;          /* the cost volume */
   uint8_t *volume;
-  const uint8_t *cost;          /* the cost volume, for SD_SRC_VOLUME */
-  uint8_t *volume_cost;         /* the same, written by its kernel */
   size_t path_stride;           /* bytes from one 8-bit path volume to the next */
-  int width, height, D, dmin, dp;       /* dp: disparity slots per pixel */
-  int cost_kind;
-  int blend, cost_max;          /* census-ad: the census blended with AD */
+  int width, height, D, dp;     /* dp: disparity slots per pixel */
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
@@ -76,184 +62,6 @@ sd_direction_lines (int dir, int w, int h)
   if (dx == 0)
     return w;
   return w + h - 1;
-}
-
-/* ---- the matching cost -------------------------------------------------- */
-
-/* Where the matching cost comes from (a template parameter): the cost
- * volume's kernel computes it, the paths read the volume. */
-enum
-{
-  SD_SRC_CENSUS64,              /* 9x7 census, computed here */
-  SD_SRC_GENERIC,               /* 32-bit census, AD or census-ad (a.cost_kind) */
-  SD_SRC_VOLUME,                /* the 8-bit cost volume */
-  SD_SRC_VOLUME_DEEP,           /* the volume, more reads in flight */
-};
-
-/* The cost volume's sources read it and nothing else. */
-#define SD_SRC_IS_VOLUME(s) ((s) == SD_SRC_VOLUME || (s) == SD_SRC_VOLUME_DEEP)
-
-/* What one path step reads besides the path state: the left pixel's census
- * (or value), the right image at x - d for the lane's disparities (or the
- * lane's cells of the cost volume), the guide pixel. */
-template < int DPL > struct SdCostIn
-{
-  uint64_t left;
-  uint64_t right[DPL];
-  uint32_t px_left, px_right[DPL];      /* census-ad: the pixels too */
-  SdBytes < DPL > cost;
-  uint32_t guide;
-};
-
-/* A read-only load with a constant offset in the instruction. */
-template < int OFF > __device__ __forceinline__ uint64_t
-sd_ld64 (const uint64_t * p)
-{
-  uint64_t v;
-  asm ("ld.global.nc.u64 %0, [%1+%2];":"=l" (v):"l" (p), "n" (OFF));
-  return v;
-}
-
-template < int LANES, int J > struct SdRightLoads
-{
-  static __device__ __forceinline__ void run (uint64_t * r,
-      const uint64_t * p)
-  {
-    SdRightLoads < LANES, J - 1 >::run (r, p);
-    r[J - 1] = sd_ld64 < -8 * LANES * (J - 1) > (p);
-  }
-};
-
-template < int LANES > struct SdRightLoads <LANES, 0 >
-{
-  static __device__ __forceinline__ void run (uint64_t *, const uint64_t *)
-  {
-  }
-};
-
-/* The cost inputs of pixel (x, pix = y * width + x) for group lane g.  Slot
- * j matches right pixel x - dmin - g - LANES j, or the row's first pixel
- * when that is left of the image (the reference's edge rule). */
-template < int LANES, int DPL, int SRC > __device__ __forceinline__ void
-sd_cost_load (const SdSgmArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
-    int g)
-{
-  in.guide = a.guide[pix];
-  if (SD_SRC_IS_VOLUME (SRC)) {
-    in.cost = sd_load_u8 < DPL > (a.cost + pix * a.dp + g * DPL);
-    return;
-  }
-  const int xr0 = x - a.dmin - g;
-  /* away from the left edge (the common case, uniform over the group)
-   * nothing is clamped and the slots' addresses differ by constants */
-  const bool all_in = x - a.dmin - (LANES * DPL - 1) >= 0;
-  if (SRC == SD_SRC_CENSUS64 || a.cost_kind != SD_COST_KIND_AD) {
-    in.left = a.census_left[pix];
-    if (all_in) {
-      SdRightLoads < LANES, DPL >::run (in.right,
-          a.census_right + pix - a.dmin - g);
-    } else {
-      const uint64_t *r = a.census_right + (pix - x);
-#pragma unroll
-      for (int j = 0; j < DPL; j++)
-        in.right[j] = r[max (xr0 - LANES * j, 0)];
-    }
-    if (SRC == SD_SRC_GENERIC && a.blend) {
-      in.px_left = a.image_left[pix];
-      if (all_in) {
-        /* constant offsets from one address, as the census loads */
-        const uint8_t *q = a.image_right + pix - a.dmin - g;
-#pragma unroll
-        for (int j = 0; j < DPL; j++)
-          in.px_right[j] = __ldg (q - LANES * j);
-      } else {
-        const uint8_t *r = a.image_right + (pix - x);
-#pragma unroll
-        for (int j = 0; j < DPL; j++)
-          in.px_right[j] = r[max (xr0 - LANES * j, 0)];
-      }
-    }
-  } else {
-    in.left = a.image_left[pix];
-    const uint8_t *r = a.image_right + (pix - x);
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      in.right[j] = r[max (xr0 - LANES * j, 0)];
-  }
-}
-
-template < int DPL, int SRC > __device__ __forceinline__ void
-sd_cost_compute (const SdSgmArgs & a, const SdCostIn < DPL > &in,
-    uint32_t (&c)[(DPL + 1) / 2])
-{
-  if (SD_SRC_IS_VOLUME (SRC)) {
-#pragma unroll
-    for (int p = 0; p < (DPL + 1) / 2; p++)
-      c[p] = 0;
-    sd_add_u8 < DPL > (c, in.cost);
-    return;
-  }
-  uint32_t v[DPL + 1];
-  if (SRC == SD_SRC_CENSUS64) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const uint64_t d = in.left ^ in.right[j];
-      v[j] = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
-    }
-  } else if (a.cost_kind == SD_COST_KIND_AD) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = (uint32_t) abs ((int) in.left - (int) in.right[j]);
-  } else if (a.cost_kind == SD_COST_KIND_CENSUS64) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const uint64_t d = in.left ^ in.right[j];
-      v[j] = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = __popc ((uint32_t) (in.left ^ in.right[j]));
-  }
-  if (SRC == SD_SRC_GENERIC && a.blend) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = (uint32_t) sd_cost_census_ad ((int) v[j],
-          abs ((int) in.px_left - (int) in.px_right[j]), a.cost_max);
-  }
-  v[DPL] = 0;
-#pragma unroll
-  for (int p = 0; p < (DPL + 1) / 2; p++)
-    c[p] = __byte_perm (v[2 * p], v[2 * p + 1], 0x5410);
-}
-
-/* The cost volume, for SD_SRC_VOLUME: a group per pixel, the path volumes'
- * layout.  Costs are computed once instead of once per path, for one more
- * byte per cell and path moved. */
-#define SD_COST_PER_GROUP 16
-template < int LANES, int DPL, int SRC > __global__ void
-__launch_bounds__ (128)
-sd_cost_volume_kernel (const SdSgmArgs a)
-{
-  const int lane = threadIdx.x & 31;
-  const int g = lane & (LANES - 1);
-  const int group = (blockIdx.x * 4 + (threadIdx.x >> 5)) * (32 / LANES) +
-      lane / LANES;
-  const int w = a.width;
-  const int row_groups = (w + SD_COST_PER_GROUP - 1) / SD_COST_PER_GROUP;
-  const int y = group / row_groups;
-  if (y >= a.height)
-    return;
-  const int x0 = (group % row_groups) * SD_COST_PER_GROUP;
-  const int x1 = min (x0 + SD_COST_PER_GROUP, w);
-  for (int x = x0; x < x1; x++) {
-    const size_t pix = (size_t) y * w + x;
-    SdCostIn < DPL > in;
-    sd_cost_load < LANES, DPL, SRC > (a, in, x, pix, g);
-    uint32_t c[(DPL + 1) / 2];
-    sd_cost_compute < DPL, SRC > (a, in, c);
-    sd_store_u8 < DPL > (a.volume_cost + pix * a.dp + g * DPL, c);
-  }
 }
 
 /* ---- one path step ------------------------------------------------------- */
@@ -320,8 +128,8 @@ sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
 /* ---- the kernel ------------------------------------------------------------ */
 
 /* One group's sweep of one line: len pixels from (x, y) by (dx, dy). */
-template < int LANES, int DPL, bool U8, int SRC > __device__ __forceinline__
-    void
+template < int LANES, int DPL, bool U8, bool DEEP > __device__
+    __forceinline__ void
 sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
     int dy, int g, uint32_t gmask)
 {
@@ -343,40 +151,44 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
       g * DPL;
 
   /* reads go out several pixels ahead (a group's steps are one dependency
-   * chain); lx, lpix: the pixel of the next read, which stops at the end */
+   * chain); lpix: the pixel of the next read, which stops at the end */
   struct In
   {
-    SdCostIn < DPL > cost;
+    SdBytes < DPL > cost;
+    uint32_t guide;
     SdHalves < DPL > old;
   };
-  int lx = x, loads = 0;
+  int loads = 0;
   size_t lpix = (size_t) y * w + x;
   const uint16_t *lold = vol16;
   auto load =[&](In & in) {
-    sd_cost_load < LANES, DPL, SRC > (a, in.cost, lx, lpix, g);
+    in.guide = a.guide[lpix];
+    in.cost = sd_load_u8 < DPL > (a.cost + lpix * a.dp + g * DPL);
     if (!U8 && !a.first)
       in.old = sd_load_u16 < DPL > (lold);
     if (++loads < len) {
-      lx += dx;
       lpix += step;
       lold += vstep;
     }
   };
   /* a ring of RING reads in flight: the cost volume comes from device
-   * memory (hundreds of cycles), census rows mostly from the caches.  With
-   * 8-bit paths above 128 disparities (SD_SRC_VOLUME), 8 measured best: 4,
-   * 6 and 7 took 5 to 7 % longer at 3840x2160/256, 12 13 % longer, 10 the
-   * same as 8 (docs/performance.md, run 24) */
-  const int RING = SRC == SD_SRC_VOLUME_DEEP ? (U8 ? 12 : 6) : (U8 ? 8 : 3);
+   * memory (hundreds of cycles).  With 8-bit paths above 128 disparities
+   * (not DEEP), 8 measured best: 4, 6 and 7 took 5 to 7 % longer at
+   * 3840x2160/256, 12 13 % longer, 10 the same as 8 (docs/performance.md,
+   * run 24) */
+  const int RING = DEEP ? (U8 ? 12 : 6) : (U8 ? 8 : 3);
   In ring[RING];
 #pragma unroll
   for (int r = 0; r < RING; r++)
     load (ring[r]);
-  uint32_t g_prev = ring[0].cost.guide;
+  uint32_t g_prev = ring[0].guide;
   auto body =[&](In & in) {
     uint32_t c[NP];
-    sd_cost_compute < DPL, SRC > (a, in.cost, c);
-    const uint32_t gv = in.cost.guide;
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      c[p] = 0;
+    sd_add_u8 < DPL > (c, in.cost);
+    const uint32_t gv = in.guide;
     const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
     g_prev = gv;
     SdHalves < DPL > old = in.old;
@@ -406,7 +218,7 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
   }
 }
 
-template < int LANES, int DPL, bool U8, int SRC > __global__ void
+template < int LANES, int DPL, bool U8, bool DEEP > __global__ void
 __launch_bounds__ (32 * SD_SGM_WARPS)
 sd_sgm_path_kernel (const SdSgmArgs a)
 {
@@ -460,7 +272,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     len = min (dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
   }
 
-  sd_path_sweep < LANES, DPL, U8, SRC > (a, seg, x, y, len, dx, dy, g,
+  sd_path_sweep < LANES, DPL, U8, DEEP > (a, seg, x, y, len, dx, dy, g,
       gmask);
 }
 
@@ -481,79 +293,37 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
   return (bytes + 255) & ~(size_t) 255;
 }
 
-size_t
-sd_cuda_cost_volume_bytes (const SdParams * p, int width, int height)
+/* The path kernel for one layout: 8-bit volumes (u8) or the 16-bit sum,
+ * with the deep read ring or not. */
+struct SdPathLaunch
 {
-  const size_t cells = (size_t) width * height *
-      sd_sgm_cells_per_pixel (p->num_disparities);
-  return (cells + 255) & ~(size_t) 255;
-}
-
-template < int LANES, int DPL, int SRC > static void
-sd_sgm_launch_src (bool u8, const SdSgmArgs & a, cudaStream_t stream)
-{
-  const dim3 block (32 * SD_SGM_WARPS);
-  const dim3 grid (a.block0[a.n_segments]);
-  if (u8)
-    sd_sgm_path_kernel < LANES, DPL, true, SRC > <<< grid, block, 0,
-        stream >>> (a);
-  else
-    sd_sgm_path_kernel < LANES, DPL, false, SRC > <<< grid, block, 0,
-        stream >>> (a);
-}
-
-/* The cost volume's kernel, its costs from src (CENSUS64 or GENERIC). */
-template < int LANES, int DPL > static void
-sd_cost_volume_launch (int src, const SdSgmArgs & a, cudaStream_t stream)
-{
-  const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
-      SD_COST_PER_GROUP);
-  const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
-  if (src == SD_SRC_CENSUS64)
-    sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block, 0,
-        stream >>> (a);
-  else
-    sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block, 0,
-        stream >>> (a);
-}
-
-/* The cost volume's kernel (cost_volume), or the paths' reading it with
- * deep_reads or not. */
-template < int LANES, int DPL > static void
-sd_sgm_launch (bool u8, int src, bool cost_volume, bool deep_reads,
-    const SdSgmArgs & a, cudaStream_t stream)
-{
-  if (cost_volume)
-    sd_cost_volume_launch < LANES, DPL > (src, a, stream);
-  else if (deep_reads)
-    sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME_DEEP > (u8, a, stream);
-  else
-    sd_sgm_launch_src < LANES, DPL, SD_SRC_VOLUME > (u8, a, stream);
-}
-
-static void
-sd_sgm_dispatch (int D, bool u8, int src, bool cost_volume, bool deep_reads,
-    const SdSgmArgs & a, cudaStream_t stream)
-{
-  int lanes, dpl;
-  sd_sgm_layout (D, &lanes, &dpl);
-  if (lanes == 32)
-    sd_sgm_launch < 32, 8 > (u8, src, cost_volume, deep_reads, a, stream);
-  else if (dpl == 8)
-    sd_sgm_launch < 16, 8 > (u8, src, cost_volume, deep_reads, a, stream);
-  else if (dpl == 4)
-    sd_sgm_launch < 16, 4 > (u8, src, cost_volume, deep_reads, a, stream);
-  else if (dpl == 2)
-    sd_sgm_launch < 16, 2 > (u8, src, cost_volume, deep_reads, a, stream);
-  else
-    sd_sgm_launch < 16, 1 > (u8, src, cost_volume, deep_reads, a, stream);
-}
+  const SdSgmArgs & a;
+  bool u8, deep;
+  cudaStream_t stream;
+  template < int LANES, int DPL, bool U8 > void with_u8 () const
+  {
+    const dim3 block (32 * SD_SGM_WARPS);
+    const dim3 grid (a.block0[a.n_segments]);
+    if (deep)
+      sd_sgm_path_kernel < LANES, DPL, U8, true > <<< grid, block, 0,
+          stream >>> (a);
+    else
+      sd_sgm_path_kernel < LANES, DPL, U8, false > <<< grid, block, 0,
+          stream >>> (a);
+  }
+  template < int LANES, int DPL > void run () const
+  {
+    if (u8)
+      with_u8 < LANES, DPL, true > ();
+    else
+      with_u8 < LANES, DPL, false > ();
+  }
+};
 
 cudaError_t
 sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
-    const SdCudaDeviceInfo * info, cudaStream_t stream)
+    cudaStream_t stream)
 {
-  (void) info;
   SdSgmArgs a;
   memset (&a, 0, sizeof (a));
   const int w = b->width, h = b->height;
@@ -562,62 +332,44 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   sd_sgm_layout (D, &lanes, &dpl);
   const int lines_per_block = SD_SGM_WARPS * (32 / lanes);
   const bool u8 = sd_cuda_sgm_uses_8bit (p);
-  a.census_left = b->census_left;
-  a.census_right = b->census_right;
-  a.image_left = b->image_left;
-  a.image_right = b->image_right;
   a.guide = b->guide;
+  a.cost = (const uint8_t *) b->cost_volume;
   a.volume = (uint8_t *) b->volume;
   a.dp = lanes * dpl;
   a.path_stride = (size_t) w * h * a.dp;
   a.width = w;
   a.height = h;
   a.D = D;
-  a.dmin = p->min_disparity;
-  a.cost_kind = p->cost == SD_COST_AD ? SD_COST_KIND_AD :
-      p->census_window == SD_CENSUS_9X7 ? SD_COST_KIND_CENSUS64 :
-      SD_COST_KIND_CENSUS32;
-  a.blend = sd_params_blends_ad (p);
-  a.cost_max = sd_cost_max (p);
   a.p1 = p->p1;
   a.p2 = p->p2;
   a.adaptive = p->p2_adaptive;
 
-  /* the costs, once, into the volume every path reads */
-  const int src = a.cost_kind == SD_COST_KIND_CENSUS64 && !a.blend ?
-      SD_SRC_CENSUS64 : SD_SRC_GENERIC;
-  a.volume_cost = (uint8_t *) b->cost_volume;
-  sd_sgm_dispatch (D, u8, src, true, false, a, stream);
-  cudaError_t e = cudaGetLastError ();
-  if (e != cudaSuccess)
-    return e;
-  a.cost = a.volume_cost;
-
-  /* the horizontal directions have the longest lines: they go first in the
-   * grid so that they start early */
-  const int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+  /* the horizontal directions (0 and 1) have the longest lines: they go
+   * first in the grid so that they start early */
   if (u8) {
     int blocks = 0;
     for (int i = 0; i < p->paths; i++) {
-      a.dir[i] = order[i];
+      a.dir[i] = i;
       a.block0[i] = blocks;
-      blocks += sd_cuda_div_up (sd_direction_lines (order[i], w, h),
+      blocks += sd_cuda_div_up (sd_direction_lines (i, w, h),
           lines_per_block);
     }
     a.n_segments = p->paths;
     a.block0[a.n_segments] = blocks;
-    sd_sgm_dispatch (D, true, src, false, b->deep_reads, a, stream);
+    sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
+        stream });
     return cudaGetLastError ();
   }
   a.n_segments = 1;
   for (int i = 0; i < p->paths; i++) {
-    a.dir[0] = order[i];
+    a.dir[0] = i;
     a.block0[0] = 0;
-    a.block0[1] = sd_cuda_div_up (sd_direction_lines (order[i], w, h),
+    a.block0[1] = sd_cuda_div_up (sd_direction_lines (i, w, h),
         lines_per_block);
     a.first = i == 0;
-    sd_sgm_dispatch (D, false, src, false, b->deep_reads, a, stream);
-    e = cudaGetLastError ();
+    sd_sgm_with_layout (D, SdPathLaunch { a, false, b->deep_reads != 0,
+        stream });
+    const cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
   }

@@ -1,6 +1,6 @@
-/* What the aggregation (sd-cuda-sgm.cu) and winner-takes-all
- * (sd-cuda-wta.cu) kernels share: the layout of the path volumes and the
- * packed 16-bit arithmetic.
+/* What the cost volume (sd-cuda-cost-volume.cu), aggregation
+ * (sd-cuda-sgm.cu) and winner-takes-all (sd-cuda-wta.cu) kernels share:
+ * the layout of the volumes and the packed 16-bit arithmetic.
  *
  * Disparity slots: a group of LANES lanes (16, two groups per warp, or 32)
  * handles one pixel or one scanline; its lane g holds disparity indices
@@ -231,6 +231,25 @@ sd_sgm_cells_per_pixel (int D)
   int lanes, dpl;
   sd_sgm_layout (D, &lanes, &dpl);
   return lanes * dpl;
+}
+
+/* Calls f.run < LANES, DPL > () for D's layout: the kernels are templates
+ * on it. */
+template < typename F > static inline void
+sd_sgm_with_layout (int D, const F & f)
+{
+  int lanes, dpl;
+  sd_sgm_layout (D, &lanes, &dpl);
+  if (lanes == 32)
+    f.template run < 32, 8 > ();
+  else if (dpl == 8)
+    f.template run < 16, 8 > ();
+  else if (dpl == 4)
+    f.template run < 16, 4 > ();
+  else if (dpl == 2)
+    f.template run < 16, 2 > ();
+  else
+    f.template run < 16, 1 > ();
 }
 
 #endif
