@@ -12,7 +12,9 @@ cupti=$1 out=$2
 mkdir -p "$out"
 cuda_inc=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/../include
 cp "$cupti"/lib/libcupti.so.* "$out"/
-lib=$(basename "$(ls "$cupti"/lib/libcupti.so.* | head -1)")
+for f in "$cupti"/lib/libcupti.so.*; do lib=$(basename "$f"); done
+# $ORIGIN is for the loader, not the shell: CUPTI is found beside the tracer
+# shellcheck disable=SC2016
 gcc -O2 -shared -fPIC -Wall -Wextra -I"$cupti/include" -I"$cuda_inc" \
   "$(dirname "$0")/cuda-trace.c" -o "$out/libcuda-trace.so" \
   "$out/$lib" -Wl,-rpath,'$ORIGIN'
