@@ -612,6 +612,46 @@ GST_START_TEST (test_every_algorithm)
 
 GST_END_TEST;
 
+/* band-rows reaches the engine: a frame taller than a band and its
+ * overlap comes out as the engine's bands give it (test-bands checks those
+ * against each band matched alone), different from the whole frame's, and
+ * no warning is posted for bands that were asked for. */
+GST_START_TEST (test_band_rows)
+{
+  const gint w = 96, h = 320, rows = 70;
+  SdSynthPair tall;
+  SdParams params;
+  SdCheckPair p;
+  GstBuffer *buf;
+  guint16 *whole, *banded;
+
+  fail_unless (sd_synth_demo (&tall, w, h));
+  sd_check_params (&params);
+  whole = sd_check_reference (&params, tall.left, tall.right, w, h);
+  params.band_rows = rows;
+  banded = sd_check_reference (&params, tall.left, tall.right, w, h);
+  fail_if (memcmp (whole, banded, sizeof (guint16) * w * h) == 0,
+      "bands of %d rows give the whole frame's output", rows);
+
+  sd_check_pair_init_with (&p, FALSE, "band-rows", rows, NULL);
+  sd_check_set_caps (p.left, "GRAY8", w, h);
+  sd_check_set_caps (p.right, "GRAY8", w, h);
+  fail_unless_equals_int (sd_check_push_sized (&p, tall.left, tall.right, w,
+          h, 0), GST_FLOW_OK);
+  sd_check_finish (&p);
+  buf = gst_harness_pull (p.left);
+  fail_unless (buf != NULL);
+  sd_check_assert_output (buf, banded, w, h);
+  fail_unless (gst_bus_pop_filtered (p.bus, GST_MESSAGE_WARNING) == NULL);
+  gst_buffer_unref (buf);
+  sd_check_pair_clear (&p);
+  g_free (whole);
+  g_free (banded);
+  sd_synth_free (&tall);
+}
+
+GST_END_TEST;
+
 /* backend set while playing: the next pair runs on a new engine (auto is
  * the CPU without a GPU, CUDA with one) and gives the same bits. */
 GST_START_TEST (test_backend_while_playing)
@@ -937,6 +977,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_every_algorithm);
+  tcase_add_test (tc, test_band_rows);
   tcase_add_test (tc, test_live_timeout);
   tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_backend_error);
