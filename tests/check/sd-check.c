@@ -217,6 +217,22 @@ sd_check_push_sized (SdCheckPair * pair, const guint8 * left,
       sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, right, width, height, pts));
 }
 
+GstBuffer *
+sd_check_run_one (SdCheckPair * pair, const guint8 * left,
+    const guint8 * right, gint width, gint height)
+{
+  GstBuffer *buf;
+
+  sd_check_set_caps (pair->left, "GRAY8", width, height);
+  sd_check_set_caps (pair->right, "GRAY8", width, height);
+  fail_unless_equals_int (sd_check_push_sized (pair, left, right, width,
+          height, 0), GST_FLOW_OK);
+  sd_check_finish (pair);
+  buf = gst_harness_pull (pair->left);
+  fail_unless (buf != NULL, "no output");
+  return buf;
+}
+
 void
 sd_check_push_pair (SdCheckPair * pair, const guint8 * left,
     const guint8 * right, GstClockTime pts)

@@ -83,6 +83,10 @@ void sd_check_push_pair (SdCheckPair * pair, const guint8 * left,
  * (the right frame is not pushed after a left one that failed). */
 GstFlowReturn sd_check_push_sized (SdCheckPair * pair, const guint8 * left,
     const guint8 * right, gint width, gint height, GstClockTime pts);
+/* One GRAY8 pair of any size through the element from caps to EOS; returns
+ * its output. */
+GstBuffer *sd_check_run_one (SdCheckPair * pair, const guint8 * left,
+    const guint8 * right, gint width, gint height);
 
 /* Sends EOS on both inputs and waits for it on the output, so that every
  * output buffer has arrived. */
