@@ -54,14 +54,14 @@ struct SdCudaPipeline
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
   /* the size the buffers are carved for; the work buffers (pre to
-   * margin) hold work_height rows: the frame's, or a band's when band_rows
-   * (output rows a band, sd-band.h) is not 0 */
-  int width, height, work_height, band_rows;
-  /* what chose band_rows: the frame's size, the bytes it needs whole and
-   * the parameters that bound it, so that a frame size keeps its bands
-   * (and its output) from one pair to the next */
+   * margin) hold the frame's rows, or a band's when band_rows (output rows
+   * a band, sd-band.h) is not 0 */
+  int width, height, band_rows;
+  /* what chose band_rows when the parameters left it to the pipeline: the
+   * bytes the frame needs whole (0: not chosen) and the bound, so that a
+   * frame size keeps its bands (and its output) from one pair to the next */
   size_t whole_bytes;
-  int chosen_band_rows, chosen_max_memory;
+  int chosen_max_memory;
 
   void *dev_block;
   size_t dev_capacity;
@@ -144,21 +144,30 @@ release_buffers (SdCudaPipeline * s)
   s->width = s->height = 0;
 }
 
-/* Where the buffers lie in the device block for w x h frames whose work
- * buffers hold work_h rows (h: the whole frame, no band buffers).  The
- * slots come first: their place depends on the frame's size alone, so a
- * pair in flight keeps its buffers (its download may still run) when the
- * next pair's parameters move the others. */
+/* The rows of a band's image for band_rows output rows a band (0: the
+ * whole frame's). */
+static int
+work_height (int h, int band_rows)
+{
+  return sd_band_get (h, band_rows, 0).in_height;
+}
+
+/* Where the buffers lie in the device block for w x h frames in bands of
+ * band_rows output rows (0: whole, no band buffers); the work buffers hold
+ * a band's rows.  The slots come first: their place depends on the frame's
+ * size alone, so a pair in flight keeps its buffers (its download may still
+ * run) when the next pair's parameters move the others. */
 typedef struct
 {
   size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
-      margin, rect, band, total;
+      margin, rect, band_luma, band_out, band_conf, total;
 } Layout;
 
 static Layout
 plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
-    int work_h)
+    int band_rows)
 {
+  const int work_h = work_height (h, band_rows);
   const size_t n = (size_t) w * h, m = (size_t) w * work_h;
   /* the aggregation scratch: SGM's path volumes or a BP workspace */
   const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
@@ -191,18 +200,20 @@ plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
   l.rect = off;
   if (s->rect_maps)
     off += align_up (2 * n);
-  l.band = off;
-  if (work_h < h)
-    off += align_up (2 * m) + align_up (m * 2) + align_up (m);
+  /* a band's image may be as tall as the frame (a short frame in bands
+   * shorter than their overlap): whether there are bands decides */
+  const bool bands = sd_band_count (h, band_rows) > 1;
+  l.band_luma = off;
+  if (bands)
+    off += align_up (2 * m);
+  l.band_out = off;
+  if (bands)
+    off += align_up (m * 2);
+  l.band_conf = off;
+  if (bands)
+    off += align_up (m);
   l.total = off;
   return l;
-}
-
-/* The rows of a band's image for band_rows output rows a band. */
-static int
-work_height (int h, int band_rows)
-{
-  return sd_band_get (h, band_rows, 0).in_height;
 }
 
 /* params->band_rows, or when it is 0: no bands when the whole frame fits
@@ -213,20 +224,18 @@ static SdStatus
 choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
 {
-  const size_t whole = plan_layout (s, p, w, h, h).total;
   if (p->band_rows > 0) {
     s->band_rows = sd_band_count (h, p->band_rows) > 1 ? p->band_rows : 0;
-    s->whole_bytes = 0;         /* chosen by hand: nothing to keep */
-    const size_t bytes = plan_layout (s, p, w, h, work_height (h,
-            s->band_rows)).total;
+    s->whole_bytes = 0;
+    const size_t bytes = plan_layout (s, p, w, h, s->band_rows).total;
     if (p->max_device_memory && bytes > (size_t) p->max_device_memory << 20)
       return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
           "band-rows %d on %dx%d needs %zu MB, more than max-device-memory "
           "%d MB", p->band_rows, w, h, bytes >> 20, p->max_device_memory);
     return SD_OK;
   }
+  const size_t whole = plan_layout (s, p, w, h, 0).total;
   if (w == s->width && h == s->height && whole == s->whole_bytes
-      && p->band_rows == s->chosen_band_rows
       && p->max_device_memory == s->chosen_max_memory)
     return SD_OK;
   size_t limit = (size_t) p->max_device_memory << 20;
@@ -242,7 +251,7 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
     int lo = 0, hi = h - 1;
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
-      if (plan_layout (s, p, w, h, work_height (h, mid)).total <= limit)
+      if (plan_layout (s, p, w, h, mid).total <= limit)
         lo = mid;
       else
         hi = mid - 1;
@@ -252,8 +261,8 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
           "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
           "even in bands of one row, and %zu MB may be used%s",
           sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
-          p->num_disparities, plan_layout (s, p, w, h, work_height (h,
-                  1)).total >> 20, limit >> 20, p->max_device_memory ?
+          p->num_disparities, plan_layout (s, p, w, h, 1).total >> 20,
+          limit >> 20, p->max_device_memory ?
           " (max-device-memory)" : "");
     /* as many bands as the tallest that fit need, made as short as that
      * count allows: the last band then keeps as many rows as the others,
@@ -263,7 +272,6 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
   }
   s->band_rows = rows;
   s->whole_bytes = whole;
-  s->chosen_band_rows = p->band_rows;
   s->chosen_max_memory = p->max_device_memory;
   return SD_OK;
 }
@@ -279,9 +287,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   if (st != SD_OK)
     return st;
   const size_t n = (size_t) w * h;
-  const int work_h = work_height (h, s->band_rows);
-  const size_t m = (size_t) w * work_h;
-  const Layout l = plan_layout (s, p, w, h, work_h);
+  const Layout l = plan_layout (s, p, w, h, s->band_rows);
   const size_t dev_bytes = l.total;
   const size_t slot_bytes = align_up (2 * n * 4) + align_up (n * 2) +
       align_up (n);
@@ -338,11 +344,9 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->right_key = (uint32_t *) (d + l.right);
   s->margin = d + l.margin;
   s->rect_luma = s->rect_maps ? d + l.rect : NULL;
-  s->band_luma = s->band_rows ? d + l.band : NULL;
-  s->band_out = s->band_rows ? (uint16_t *) (d + l.band + align_up (2 * m))
-      : NULL;
-  s->band_conf = s->band_rows ? d + l.band + align_up (2 * m) +
-      align_up (m * 2) : NULL;
+  s->band_luma = s->band_rows ? d + l.band_luma : NULL;
+  s->band_out = s->band_rows ? (uint16_t *) (d + l.band_out) : NULL;
+  s->band_conf = s->band_rows ? d + l.band_conf : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
     uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
@@ -358,7 +362,6 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   }
   s->width = w;
   s->height = h;
-  s->work_height = work_h;
   return SD_OK;
 }
 
@@ -980,7 +983,8 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_median = wall_ms[runs / 2];
   t->wall_min = wall_ms[0];
   t->runs = runs;
-  t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w, s->work_height);
+  t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w,
+      work_height (h, s->band_rows));
   t->band_rows = s->band_rows;
   t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
       0);
