@@ -105,7 +105,8 @@ const SdParamDesc sd_param_descs[] = {
       "(-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255,
       "-1 turns the check off"),
   BOOL ("median", "3x3 median filter on the disparity", median),
-  ENUM ("fill-holes", "Fill invalid pixels from their neighbours",
+  ENUM ("fill-holes", "Fill invalid pixels and small isolated segments "
+      "from their neighbours",
       fill_holes, sd_fill_holes_entries),
   ENUM ("output", "What the GRAY16 output holds: disparity or depth",
       output, sd_output_entries),

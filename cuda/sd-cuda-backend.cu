@@ -86,10 +86,12 @@ struct SdCudaPipeline
    * rectified luma carved out of dev_block */
   int32_t *rect_maps;
   uint8_t *rect_luma;
-  /* with bands: a band's luma (both views), disparity and confidence */
+  /* with bands: a band's luma (both views) and confidence, and the frame's
+   * disparities, put together from the bands' kept rows */
   uint8_t *band_luma;
-  uint16_t *band_out;
   uint8_t *band_conf;
+  int16_t *frame_disp;
+  void *speckle;                /* with fill-holes: sd-cuda-speckle.cu's */
 };
 
 static SdStatus
@@ -160,7 +162,7 @@ work_height (int h, int band_rows)
 typedef struct
 {
   size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
-      margin, rect, band_luma, band_out, band_conf, total;
+      margin, rect, band_luma, band_conf, frame_disp, speckle, total;
 } Layout;
 
 static Layout
@@ -206,12 +208,16 @@ plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
   l.band_luma = off;
   if (bands)
     off += align_up (2 * m);
-  l.band_out = off;
-  if (bands)
-    off += align_up (m * 2);
   l.band_conf = off;
   if (bands)
     off += align_up (m);
+  l.frame_disp = off;
+  if (bands)
+    off += align_up (n * 2);
+  /* speckles span bands: their search is the whole frame's */
+  l.speckle = off;
+  if (sd_params_fill_holes (p))
+    off += align_up (sd_cuda_speckle_bytes (w, h));
   l.total = off;
   return l;
 }
@@ -345,8 +351,9 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->margin = d + l.margin;
   s->rect_luma = s->rect_maps ? d + l.rect : NULL;
   s->band_luma = s->band_rows ? d + l.band_luma : NULL;
-  s->band_out = s->band_rows ? (uint16_t *) (d + l.band_out) : NULL;
   s->band_conf = s->band_rows ? d + l.band_conf : NULL;
+  s->frame_disp = s->band_rows ? (int16_t *) (d + l.frame_disp) : NULL;
+  s->speckle = sd_params_fill_holes (p) ? d + l.speckle : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
     uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
@@ -405,14 +412,15 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   return SD_OK;
 }
 
-/* One image from its luma on (the frame, or a band of it): luma holds both
- * w x h views packed; the output goes to out (device, pitched), the
- * confidence (when params->confidence) to conf (device, packed); marks as
- * in enqueue_sgm.  Only enqueues. */
+/* One image from its luma on (the frame, or a band of it) to the checked
+ * disparities: luma holds both w x h views packed; *disp gets the buffer
+ * that holds the disparities, the confidence (when params->confidence)
+ * goes to conf (device, packed); marks as in enqueue_sgm.  Only
+ * enqueues. */
 static SdStatus
 enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
-    int w, int h, uint16_t * out, size_t out_pitch, uint8_t * conf,
-    cudaEvent_t * marks, SdError * err)
+    int w, int h, int16_t ** disp, uint8_t * conf, cudaEvent_t * marks,
+    SdError * err)
 {
   const uint8_t *pre = luma;
   if (p->prefilter != SD_PREFILTER_NONE) {
@@ -445,11 +453,9 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
     if (st != SD_OK)
       return st;
   }
-  CHECK (sd_cuda_refine (p, s->disp, s->right_key,
-          p->confidence ? s->margin : NULL, s->disp_tmp, out, out_pitch,
-          conf, w, h, s->stream), "refining disparities");
-  if (marks)
-    CHECK (cudaEventRecord (marks[4], s->stream), "recording an event");
+  CHECK (sd_cuda_check_median (p, s->disp, s->right_key,
+          p->confidence ? s->margin : NULL, s->disp_tmp, conf, w, h,
+          s->stream, disp), "checking disparities");
   return SD_OK;
 }
 
@@ -474,31 +480,40 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     luma = s->rect_luma;
   }
   const int bands = sd_band_count (h, s->band_rows);
-  if (bands == 1)
-    return enqueue_image (s, p, luma, w, h, out, out_pitch, conf, s->marks,
-        err);
-  for (int k = 0; k < bands; k++) {
+  int16_t *disp = s->frame_disp;
+  for (int k = 0; k < bands && bands > 1; k++) {
     const SdBand b = sd_band_get (h, s->band_rows, k);
     const size_t m = (size_t) w * b.in_height;
     for (int i = 0; i < 2; i++)
       CHECK (cudaMemcpyAsync (s->band_luma + i * m, luma + i * n +
               (size_t) b.in_y0 * w, m, cudaMemcpyDeviceToDevice, s->stream),
           "copying a band");
+    int16_t *band_disp;
     SdStatus st = enqueue_image (s, p, s->band_luma, w, b.in_height,
-        s->band_out, (size_t) w * 2, s->band_conf, NULL, err);
+        &band_disp, s->band_conf, NULL, err);
     if (st != SD_OK)
       return st;
     const size_t skip = (size_t) (b.keep_y0 - b.in_y0) * w;
-    CHECK (cudaMemcpy2DAsync ((uint8_t *) out + (size_t) b.keep_y0 *
-            out_pitch, out_pitch, s->band_out + skip, (size_t) w * 2,
-            (size_t) w * 2, b.keep_height, cudaMemcpyDeviceToDevice,
-            s->stream), "copying a band's disparity");
+    CHECK (cudaMemcpyAsync (s->frame_disp + (size_t) b.keep_y0 * w,
+            band_disp + skip, (size_t) w * b.keep_height * 2,
+            cudaMemcpyDeviceToDevice, s->stream),
+        "copying a band's disparity");
     if (p->confidence)
       CHECK (cudaMemcpyAsync (conf + (size_t) b.keep_y0 * w,
               s->band_conf + skip, (size_t) w * b.keep_height,
               cudaMemcpyDeviceToDevice, s->stream),
           "copying a band's confidence");
   }
+  if (bands == 1) {
+    SdStatus st = enqueue_image (s, p, luma, w, h, &disp, conf, s->marks,
+        err);
+    if (st != SD_OK)
+      return st;
+  }
+  CHECK (sd_cuda_finish (p, disp, conf, s->speckle, out, out_pitch, w, h,
+          s->stream), "filling holes and writing the output");
+  if (s->marks)
+    CHECK (cudaEventRecord (s->marks[4], s->stream), "recording an event");
   return SD_OK;
 }
 

@@ -100,14 +100,28 @@ typedef struct
   uint32_t *right_key;
 } SdCudaReadOut;
 
-/* sd-cuda-refine.cu: left-right check and median into tmp (when either is
- * on, or a confidence is asked for), then hole filling and the output
- * contract into out (pitched).  With margin (the read-out's) not NULL, the
- * confidence goes to conf (packed), as sd_cpu_confidence() writes it. */
-cudaError_t sd_cuda_refine (const SdParams * params, const int16_t * disp,
+/* sd-cuda-refine.cu: the left-right check and the median of disp into
+ * tmp, when either is on or a confidence is asked for (margin, the
+ * read-out's, not NULL: the confidence goes to conf, packed, as
+ * sd_cpu_confidence() writes it).  *result: the buffer that holds the
+ * checked disparities, tmp or disp itself. */
+cudaError_t sd_cuda_check_median (const SdParams * params, int16_t * disp,
     const uint32_t * right_key, const uint8_t * margin, int16_t * tmp,
-    uint16_t * out, size_t out_pitch, uint8_t * conf, int width, int height,
-    cudaStream_t stream);
+    uint8_t * conf, int width, int height, cudaStream_t stream,
+    int16_t ** result);
+/* Hole filling when params ask for it (speckles first, which changes disp
+ * and conf; speckle_work: sd_cuda_speckle_bytes()), then the output
+ * contract into out (pitched). */
+cudaError_t sd_cuda_finish (const SdParams * params, int16_t * disp,
+    uint8_t * conf, void *speckle_work, uint16_t * out, size_t out_pitch,
+    int width, int height, cudaStream_t stream);
+
+/* sd-cuda-speckle.cu: makes the speckles of disp (sd-speckle.h) invalid and
+ * their confidence 0 (conf may be NULL); work holds
+ * sd_cuda_speckle_bytes (width, height). */
+size_t sd_cuda_speckle_bytes (int width, int height);
+cudaError_t sd_cuda_remove_speckles (int16_t * disp, uint8_t * conf,
+    void *work, int width, int height, cudaStream_t stream);
 
 static inline int
 sd_cuda_div_up (int a, int b)

@@ -1,6 +1,6 @@
 /* After winner-takes-all: the left-right check, the 3x3 median of valid
- * values, the confidence, hole filling, and the output contract (16 * d,
- * 0 = invalid). */
+ * values, the confidence, hole filling (after sd-cuda-speckle.cu), and the
+ * output contract (16 * d, 0 = invalid). */
 #include "sd-cuda-internal.h"
 #include "sd-confidence.h"
 #include "sd-output.h"
@@ -162,23 +162,36 @@ sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
 }
 
 cudaError_t
-sd_cuda_refine (const SdParams * p, const int16_t * disp,
+sd_cuda_check_median (const SdParams * p, int16_t * disp,
     const uint32_t * right_key, const uint8_t * margin, int16_t * tmp,
-    uint16_t * out, size_t out_pitch, uint8_t * conf, int width, int height,
-    cudaStream_t stream)
+    uint8_t * conf, int width, int height, cudaStream_t stream,
+    int16_t ** result)
 {
-  const int lr = p->lr_check;
-  const int16_t *src = disp;
-  if (lr != SD_LR_CHECK_OFF || p->median || margin) {
-    dim3 block (32, 8);
-    dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
-    sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
-        lr, p->min_disparity, p->median, tmp, margin, margin ? conf : NULL,
-        width, height);
-    src = tmp;
+  *result = disp;
+  if (p->lr_check == SD_LR_CHECK_OFF && !p->median && !margin)
+    return cudaSuccess;
+  dim3 block (32, 8);
+  dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
+  sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
+      p->lr_check, p->min_disparity, p->median, tmp, margin,
+      margin ? conf : NULL, width, height);
+  *result = tmp;
+  return cudaGetLastError ();
+}
+
+cudaError_t
+sd_cuda_finish (const SdParams * p, int16_t * disp, uint8_t * conf,
+    void *speckle_work, uint16_t * out, size_t out_pitch, int width,
+    int height, cudaStream_t stream)
+{
+  const bool fill = sd_params_fill_holes (p);
+  if (fill) {
+    const cudaError_t e = sd_cuda_remove_speckles (disp,
+        p->confidence ? conf : NULL, speckle_work, width, height, stream);
+    if (e != cudaSuccess)
+      return e;
   }
-  sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (src,
-      sd_params_fill_holes (p), sd_output_depth_scale (p), out, out_pitch,
-      width, height);
+  sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (disp,
+      fill, sd_output_depth_scale (p), out, out_pitch, width, height);
   return cudaGetLastError ();
 }

@@ -8,6 +8,7 @@
 #include "../sd-engine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct
 {
@@ -20,7 +21,8 @@ enum
   RAW_LUMA, LUMA_LEFT, LUMA_RIGHT, PRE_LEFT, PRE_RIGHT, TMP,
   CENSUS_LEFT, CENSUS_RIGHT, COST, SGM_WORKSPACE,
   FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
-  DISP, DISP_TMP, RIGHT_DISP, MARGIN, N_BUFFERS
+  DISP, DISP_TMP, RIGHT_DISP, MARGIN, FRAME_DISP, SPECKLE_SEEN,
+  SPECKLE_QUEUE, N_BUFFERS
 };
 
 typedef struct
@@ -253,12 +255,11 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
 }
 
 /* One band of the frame (sd-band.h; the whole frame when there is one)
- * from its luma on: the band is an image of its own up to the median, and
- * the stages after that work row by row, so only the rows it keeps go
- * through them, straight into out and confidence. */
+ * from its luma on to the median: the band is an image of its own, and its
+ * kept rows go into frame_disp and confidence (which works row by row). */
 static bool
 process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
-    const uint8_t * luma_right, int w, SdBand b, SdPlane * out,
+    const uint8_t * luma_right, int w, SdBand b, int16_t * frame_disp,
     SdPlane * confidence)
 {
   const int h = b.in_height;
@@ -309,10 +310,30 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
     sd_cpu_confidence (p, checked + skip, disp + skip, right_disp + skip,
         margin ? margin + skip : NULL, sd_plane_row (confidence, b.keep_y0),
         confidence->stride, w, b.keep_height);
-  if (sd_params_fill_holes (p))
-    sd_cpu_fill_holes (disp + skip, w, b.keep_height);
-  sd_cpu_to_output (p, disp + skip, (uint16_t *) sd_plane_row (out,
-          b.keep_y0), out->stride, w, b.keep_height);
+  memcpy (frame_disp + (size_t) b.keep_y0 * w, disp + skip,
+      (size_t) w * b.keep_height * sizeof (int16_t));
+  return true;
+}
+
+/* Hole filling and the output, on the whole frame: a speckle may span
+ * bands. */
+static bool
+finish_frame (SdCpuState * s, const SdParams * p, int16_t * disp, int w,
+    int h, SdPlane * out, SdPlane * confidence)
+{
+  if (sd_params_fill_holes (p)) {
+    const size_t n = (size_t) w * h;
+    uint8_t *seen = reserve (s, SPECKLE_SEEN, n);
+    int32_t *queue = reserve (s, SPECKLE_QUEUE, n * sizeof (int32_t));
+    if (!seen || !queue)
+      return false;
+    sd_cpu_remove_speckles (disp, confidence ? sd_plane_row (confidence,
+            0) : NULL, confidence ? confidence->stride : 0, w, h, seen,
+        queue);
+    sd_cpu_fill_holes (disp, w, h);
+  }
+  sd_cpu_to_output (p, disp, (uint16_t *) sd_plane_row (out, 0),
+      out->stride, w, h);
   return true;
 }
 
@@ -326,15 +347,17 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   const size_t n = (size_t) w * h;
   uint8_t *luma_left = reserve (s, LUMA_LEFT, n);
   uint8_t *luma_right = reserve (s, LUMA_RIGHT, n);
-  bool ok = luma_left && luma_right
+  int16_t *frame_disp = reserve (s, FRAME_DISP, n * sizeof (int16_t));
+  bool ok = luma_left && luma_right && frame_disp
       && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
   for (int k = 0; ok && k < sd_band_count (h, p->band_rows); k++) {
     const SdBand b = sd_band_get (h, p->band_rows, k);
     const size_t first = (size_t) b.in_y0 * w;
     ok = process_band (s, p, luma_left + first, luma_right + first, w, b,
-        out, confidence);
+        frame_disp, confidence);
   }
+  ok = ok && finish_frame (s, p, frame_disp, w, h, out, confidence);
   if (!ok)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for %dx%d images with %d disparities on the CPU "

@@ -4,8 +4,10 @@
 
 #include "../sd-confidence.h"
 #include "../sd-output.h"
+#include "../sd-speckle.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Rounds num / den to the nearest integer, halves away from zero (den > 0).
  * Integer-only so that every backend gets the same bits. */
@@ -182,6 +184,46 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     for (int x = 0; x < width; x++)
       dst[(size_t) y * width + x] = sd_cpu_median_at (src, width, height, x,
           y);
+}
+
+void
+sd_cpu_remove_speckles (int16_t * disp, uint8_t * conf, size_t conf_stride,
+    int width, int height, uint8_t * seen, int32_t * queue)
+{
+  const int min_size = sd_speckle_min_size (width, height);
+  const size_t n = (size_t) width * height;
+  memset (seen, 0, n);
+  /* each segment is flooded breadth first: queue[0 .. len) ends up holding
+   * its pixels */
+  for (size_t i = 0; i < n; i++) {
+    if (seen[i] || disp[i] <= 0)
+      continue;
+    int len = 0;
+    queue[len++] = (int32_t) i;
+    seen[i] = 1;
+    for (int head = 0; head < len; head++) {
+      const int32_t j = queue[head];
+      const int x = j % width, y = j / width;
+      const int32_t next[4] = {
+        x > 0 ? j - 1 : -1, x + 1 < width ? j + 1 : -1,
+        y > 0 ? j - width : -1, y + 1 < height ? j + width : -1
+      };
+      for (int k = 0; k < 4; k++)
+        if (next[k] >= 0 && !seen[next[k]]
+            && sd_speckle_joined (disp[j], disp[next[k]])) {
+          seen[next[k]] = 1;
+          queue[len++] = next[k];
+        }
+    }
+    if (len >= min_size)
+      continue;
+    for (int q = 0; q < len; q++) {
+      disp[queue[q]] = SD_DISP_INVALID;
+      if (conf)
+        conf[(size_t) (queue[q] / width) * conf_stride + queue[q] % width] =
+            0;
+    }
+  }
 }
 
 void

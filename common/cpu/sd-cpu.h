@@ -120,6 +120,13 @@ void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
 /* The same at pixel (x, y) alone (the fast backend's borders). */
 int16_t sd_cpu_median_at (const int16_t * src, int width, int height, int x,
     int y);
+/* Makes every speckle of disp (sd-speckle.h) invalid, and its confidence
+ * 0 when conf (rows conf_stride apart) is not NULL: a pixel fill-holes then
+ * fills was not matched.  seen holds width * height bytes, queue as many
+ * int32_t. */
+void sd_cpu_remove_speckles (int16_t * disp, uint8_t * conf,
+    size_t conf_stride, int width, int height, uint8_t * seen,
+    int32_t * queue);
 /* Fills each run of invalid pixels in a row with the smaller (background)
  * of the two valid values that bound it, or the one bound that exists.  A
  * disparity of exactly 0 counts as a hole: the output cannot tell it from

@@ -8,9 +8,11 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench rectify confidence bands profile"
-#            (default the first three); rectify times undistort-and-rectify
-#            at 1920x1080 (sd-bench with and without BIN_DIR/rig1080.yaml,
+#   STEPS    any of "test sanitize bench fill rectify confidence bands
+#            profile" (default the first three); fill times hole filling
+#            (on and off, twice each) at 1920x1080; rectify times
+#            undistort-and-rectify at 1920x1080 (sd-bench with and without
+#            BIN_DIR/rig1080.yaml,
 #            written by sd-rig-calibration 1920 1080), confidence the
 #            confidence plane (sgm and hbp with and without it), twice
 #            each, in this call; bands the whole frame against bands
@@ -53,7 +55,10 @@ if [[ " $STEPS " == *" sanitize "* ]]; then
     "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-1.log" 2>&1 &
   san_pids+=($!)
   timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick > "$LOGS/racecheck.log" 2>&1 &
+    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/racecheck.log" 2>&1 &
+  san_pids+=($!)
+  timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
+    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck-1.log" 2>&1 &
   san_pids+=($!)
   # pairs in flight: three streams, slots reused as they are collected
   timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
@@ -76,8 +81,9 @@ if [ ${#pids[@]} -gt 0 ]; then
 fi
 if [ ${#san_pids[@]} -gt 0 ]; then
   names=("memcheck (quick part 0/2)" "memcheck (quick part 1/2)"
-    "racecheck (quick)" "memcheck test-async cuda")
-  logs=(memcheck memcheck-1 racecheck memcheck-async)
+    "racecheck (quick part 0/2)" "racecheck (quick part 1/2)"
+    "memcheck test-async cuda")
+  logs=(memcheck memcheck-1 racecheck racecheck-1 memcheck-async)
   for i in "${!san_pids[@]}"; do
     wait "${san_pids[$i]}"
     rc=$?
@@ -130,6 +136,14 @@ time_1080 () {
   e2e=$(sed -n 's/.*host memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
   summary+=("$label|device $dev ms, e2e $e2e ms")
 }
+
+if [[ " $STEPS " == *" fill "* ]]; then
+  # what hole filling (speckles, then runs) adds at 1920x1080
+  for run in 1 2; do
+    time_1080 "fill 1920x1080 D128 run $run off" --fill-holes off
+    time_1080 "fill 1920x1080 D128 run $run on" --fill-holes on
+  done
+fi
 
 if [[ " $STEPS " == *" rectify "* ]]; then
   for run in 1 2; do

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cpu/sd-cpu.h"
+#include "sd-speckle.h"
 #include "sd-test.h"
 
 #define INV SD_DISP_INVALID
@@ -310,6 +311,52 @@ test_fill_and_output (void)
   SD_CHECK_INT (out[0][1], 1);
 }
 
+/* Speckles: 200 x 100 pixels make segments of fewer than 5 pixels
+ * speckles (sd-speckle.h).  On a background of 160 (10 px): 4 pixels of
+ * 480 go, 5 in a line stay, 4 of 176 (within 1 px of the background) join
+ * it, 4 of 177 (one step further) go, two squares of 4 that touch only at
+ * a corner go (4-connected), and 4 pixels of 0 are a hole, not a segment.
+ * A removed pixel's confidence becomes 0. */
+static void
+test_speckles (void)
+{
+  const int w = 200, h = 100;
+  SD_CHECK_INT (sd_speckle_min_size (w, h), 5);
+  static int16_t disp[100][200], expect[100][200];
+  static uint8_t conf[100][200], seen[100 * 200];
+  static int32_t queue[100 * 200];
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      disp[y][x] = 160;
+  const struct
+  {
+    int x, y, cw, ch, v;
+    bool removed;
+  } patches[] = {
+    {10, 10, 2, 2, 480, true}, {30, 10, 5, 1, 480, false},
+    {50, 10, 2, 2, 176, false}, {70, 10, 2, 2, 177, true},
+    {90, 10, 2, 2, 480, true}, {92, 12, 2, 2, 480, true},
+    {110, 10, 2, 2, 0, false},
+  };
+  memcpy (expect, disp, sizeof (disp));
+  for (size_t i = 0; i < sizeof (patches) / sizeof (patches[0]); i++)
+    for (int y = patches[i].y; y < patches[i].y + patches[i].ch; y++)
+      for (int x = patches[i].x; x < patches[i].x + patches[i].cw; x++) {
+        disp[y][x] = (int16_t) patches[i].v;
+        expect[y][x] = patches[i].removed ? INV : (int16_t) patches[i].v;
+      }
+  memset (conf, 200, sizeof (conf));
+  sd_cpu_remove_speckles (&disp[0][0], &conf[0][0], w, w, h, seen, queue);
+  int wrong = 0, conf_wrong = 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      wrong += disp[y][x] != expect[y][x];
+      conf_wrong += conf[y][x] != (expect[y][x] == INV ? 0 : 200);
+    }
+  SD_CHECK (wrong == 0 && conf_wrong == 0, "%d pixels and %d confidences "
+      "not as expected", wrong, conf_wrong);
+}
+
 int
 main (void)
 {
@@ -322,5 +369,6 @@ main (void)
   test_right_and_lr ();
   test_median_disparity ();
   test_fill_and_output ();
+  test_speckles ();
   return sd_test_exit ("test-cpu-stages");
 }

@@ -1,4 +1,5 @@
 #include "sd-eval.h"
+#include "cpu/sd-cpu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -320,4 +321,25 @@ sd_stereo_set_score (const char *data_dir, const char *name,
     snprintf (msg, size, "%s: %s", name, err.message);
   sd_stereo_set_free (&set);
   return ok;
+}
+
+void
+sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width, int height)
+{
+  const size_t n = (size_t) width * height;
+  int16_t *disp = malloc (n * sizeof (int16_t));
+  uint8_t *seen = malloc (n);
+  int32_t *queue = malloc (n * sizeof (int32_t));
+  if (!disp || !seen || !queue)
+    abort ();
+  for (size_t i = 0; i < n; i++)
+    disp[i] = out[i] ? (int16_t) out[i] : SD_DISP_INVALID;
+  sd_cpu_remove_speckles (disp, conf, (size_t) width, width, height, seen,
+      queue);
+  sd_cpu_fill_holes (disp, width, height);
+  for (size_t i = 0; i < n; i++)
+    out[i] = disp[i] < 0 ? 0 : (uint16_t) disp[i];
+  free (disp);
+  free (seen);
+  free (queue);
 }

@@ -51,6 +51,14 @@ typedef struct
 SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
     const float *gt, const uint8_t * mask, int width, int height);
 
+/* What fill-holes makes of a disparity output computed with it off (16 * d,
+ * 0 = invalid, rows packed), by the reference's stages, as the engine runs
+ * them on the whole frame: speckles removed, then the runs filled.  conf,
+ * when not NULL, is that output's confidence plane (packed): the speckles'
+ * become 0. */
+void sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width,
+    int height);
+
 /* Runs a backend once on a pair of planes; returns the output (16 * d,
  * 0 = invalid, width * height values the caller frees), or NULL with err
  * set. */
