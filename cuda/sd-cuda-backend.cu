@@ -461,8 +461,9 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 
 /* Everything after luma extraction: s->luma holds both images, which are
  * rectified (when there are maps) and then matched whole or band by band
- * (sd-band.h: each band an image of its own, its kept rows copied out);
- * the output goes to out (device, pitched), the confidence (when
+ * (sd-band.h: each band an image of its own up to the median, its kept
+ * rows copied into frame_disp), then filled and written as one frame; the
+ * output goes to out (device, pitched), the confidence (when
  * params->confidence) to conf (device, packed).  Stage marks are taken
  * only without bands.  Only enqueues. */
 static SdStatus
@@ -480,35 +481,37 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     luma = s->rect_luma;
   }
   const int bands = sd_band_count (h, s->band_rows);
-  int16_t *disp = s->frame_disp;
-  for (int k = 0; k < bands && bands > 1; k++) {
-    const SdBand b = sd_band_get (h, s->band_rows, k);
-    const size_t m = (size_t) w * b.in_height;
-    for (int i = 0; i < 2; i++)
-      CHECK (cudaMemcpyAsync (s->band_luma + i * m, luma + i * n +
-              (size_t) b.in_y0 * w, m, cudaMemcpyDeviceToDevice, s->stream),
-          "copying a band");
-    int16_t *band_disp;
-    SdStatus st = enqueue_image (s, p, s->band_luma, w, b.in_height,
-        &band_disp, s->band_conf, NULL, err);
-    if (st != SD_OK)
-      return st;
-    const size_t skip = (size_t) (b.keep_y0 - b.in_y0) * w;
-    CHECK (cudaMemcpyAsync (s->frame_disp + (size_t) b.keep_y0 * w,
-            band_disp + skip, (size_t) w * b.keep_height * 2,
-            cudaMemcpyDeviceToDevice, s->stream),
-        "copying a band's disparity");
-    if (p->confidence)
-      CHECK (cudaMemcpyAsync (conf + (size_t) b.keep_y0 * w,
-              s->band_conf + skip, (size_t) w * b.keep_height,
-              cudaMemcpyDeviceToDevice, s->stream),
-          "copying a band's confidence");
-  }
+  int16_t *disp;
   if (bands == 1) {
     SdStatus st = enqueue_image (s, p, luma, w, h, &disp, conf, s->marks,
         err);
     if (st != SD_OK)
       return st;
+  } else {
+    disp = s->frame_disp;
+    for (int k = 0; k < bands; k++) {
+      const SdBand b = sd_band_get (h, s->band_rows, k);
+      const size_t m = (size_t) w * b.in_height;
+      for (int i = 0; i < 2; i++)
+        CHECK (cudaMemcpyAsync (s->band_luma + i * m, luma + i * n +
+                (size_t) b.in_y0 * w, m, cudaMemcpyDeviceToDevice,
+                s->stream), "copying a band");
+      int16_t *band_disp;
+      SdStatus st = enqueue_image (s, p, s->band_luma, w, b.in_height,
+          &band_disp, s->band_conf, NULL, err);
+      if (st != SD_OK)
+        return st;
+      const size_t skip = (size_t) (b.keep_y0 - b.in_y0) * w;
+      CHECK (cudaMemcpyAsync (s->frame_disp + (size_t) b.keep_y0 * w,
+              band_disp + skip, (size_t) w * b.keep_height * 2,
+              cudaMemcpyDeviceToDevice, s->stream),
+          "copying a band's disparity");
+      if (p->confidence)
+        CHECK (cudaMemcpyAsync (conf + (size_t) b.keep_y0 * w,
+                s->band_conf + skip, (size_t) w * b.keep_height,
+                cudaMemcpyDeviceToDevice, s->stream),
+            "copying a band's confidence");
+    }
   }
   CHECK (sd_cuda_finish (p, disp, conf, s->speckle, out, out_pitch, w, h,
           s->stream), "filling holes and writing the output");
