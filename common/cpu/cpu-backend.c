@@ -255,11 +255,12 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
 }
 
 /* One band of the frame (sd-band.h; the whole frame when there is one)
- * from its luma on to the median: the band is an image of its own, and its
- * kept rows go into frame_disp and confidence (which works row by row). */
+ * from its luma on to the median: the band is an image of its own, whose
+ * disparities *result points at; the confidence of its kept rows goes to
+ * confidence (it works row by row). */
 static bool
 process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
-    const uint8_t * luma_right, int w, SdBand b, int16_t * frame_disp,
+    const uint8_t * luma_right, int w, SdBand b, int16_t ** result,
     SdPlane * confidence)
 {
   const int h = b.in_height;
@@ -310,8 +311,7 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
     sd_cpu_confidence (p, checked + skip, disp + skip, right_disp + skip,
         margin ? margin + skip : NULL, sd_plane_row (confidence, b.keep_y0),
         confidence->stride, w, b.keep_height);
-  memcpy (frame_disp + (size_t) b.keep_y0 * w, disp + skip,
-      (size_t) w * b.keep_height * sizeof (int16_t));
+  *result = disp;
   return true;
 }
 
@@ -347,17 +347,31 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   const size_t n = (size_t) w * h;
   uint8_t *luma_left = reserve (s, LUMA_LEFT, n);
   uint8_t *luma_right = reserve (s, LUMA_RIGHT, n);
-  int16_t *frame_disp = reserve (s, FRAME_DISP, n * sizeof (int16_t));
-  bool ok = luma_left && luma_right && frame_disp
+  bool ok = luma_left && luma_right
       && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
-  for (int k = 0; ok && k < sd_band_count (h, p->band_rows); k++) {
-    const SdBand b = sd_band_get (h, p->band_rows, k);
-    const size_t first = (size_t) b.in_y0 * w;
-    ok = process_band (s, p, luma_left + first, luma_right + first, w, b,
-        frame_disp, confidence);
+  const int bands = sd_band_count (h, p->band_rows);
+  int16_t *disp = NULL;
+  if (bands == 1) {
+    ok = ok && process_band (s, p, luma_left, luma_right, w,
+        sd_band_get (h, p->band_rows, 0), &disp, confidence);
+  } else {
+    /* the bands' kept rows, put together */
+    disp = reserve (s, FRAME_DISP, n * sizeof (int16_t));
+    ok = ok && disp;
+    for (int k = 0; ok && k < bands; k++) {
+      const SdBand b = sd_band_get (h, p->band_rows, k);
+      const size_t first = (size_t) b.in_y0 * w;
+      int16_t *band_disp;
+      ok = process_band (s, p, luma_left + first, luma_right + first, w, b,
+          &band_disp, confidence);
+      if (ok)
+        memcpy (disp + (size_t) b.keep_y0 * w,
+            band_disp + (size_t) (b.keep_y0 - b.in_y0) * w,
+            (size_t) w * b.keep_height * sizeof (int16_t));
+    }
   }
-  ok = ok && finish_frame (s, p, frame_disp, w, h, out, confidence);
+  ok = ok && finish_frame (s, p, disp, w, h, out, confidence);
   if (!ok)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for %dx%d images with %d disparities on the CPU "
