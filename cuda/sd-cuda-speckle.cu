@@ -7,25 +7,13 @@
 #include "sd-cuda-internal.h"
 #include "sd-speckle.h"
 
-/* The root of pixel i.  The parents are read past L1, which is not
- * coherent between multiprocessors: a stale parent is still an ancestor
- * (parents only move down), but reading the current one ends sooner. */
+/* The root of pixel i, halving the path on the way (each pixel passed is
+ * pointed at its grandparent, with atomicMin so that a parent still only
+ * moves down): the trees the unions build stay shallow.  The parents are
+ * read past L1, which is not coherent between multiprocessors: a stale
+ * parent is still an ancestor, but reading the current one ends sooner. */
 __device__ __forceinline__ int32_t
-sd_root (const int32_t * parent, int32_t i)
-{
-  int32_t p = __ldcg (parent + i);
-  while (p != i) {
-    i = p;
-    p = __ldcg (parent + i);
-  }
-  return i;
-}
-
-/* The same, halving the path as it goes (each pixel passed is pointed at
- * its grandparent, with atomicMin so that a parent still only moves
- * down): the trees that the unions build stay shallow. */
-__device__ __forceinline__ int32_t
-sd_root_halving (int32_t * parent, int32_t i)
+sd_root (int32_t * parent, int32_t i)
 {
   for (;;) {
     const int32_t p = __ldcg (parent + i);
@@ -45,8 +33,8 @@ __device__ void
 sd_unite (int32_t * parent, int32_t a, int32_t b)
 {
   for (;;) {
-    a = sd_root_halving (parent, a);
-    b = sd_root_halving (parent, b);
+    a = sd_root (parent, a);
+    b = sd_root (parent, b);
     if (a == b)
       return;
     if (a > b) {
