@@ -108,6 +108,9 @@ const SdParamDesc sd_param_descs[] = {
   ENUM ("fill-holes", "Fill invalid pixels and small isolated segments "
       "from their neighbours",
       fill_holes, sd_fill_holes_entries),
+  BOOL ("guided-median", "Weighted median of the disparity, weighted by "
+      "likeness in the left image: disparity edges follow image edges",
+      guided_median),
   ENUM ("output", "What the GRAY16 output holds: disparity or depth",
       output, sd_output_entries),
   FLOAT ("focal-length", "output=depth: focal length of the rectified "
@@ -179,6 +182,7 @@ sd_params_init (SdParams * p)
   p->lr_check = 3;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
+  p->guided_median = false;
   p->output = SD_OUTPUT_DISPARITY;
   p->focal_length = 0.0f;
   p->baseline = 0.0f;

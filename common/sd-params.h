@@ -92,6 +92,7 @@ typedef struct
   int lr_check;                 /* max |dL - dR| in pixels, 0 .. 255, or -1 (off) */
   bool median;
   SdFillHoles fill_holes;
+  bool guided_median;           /* sd-guided-median.h */
 
   /* what the output holds; depth = focal_length * baseline / d */
   SdOutput output;

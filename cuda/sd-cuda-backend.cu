@@ -92,6 +92,7 @@ struct SdCudaPipeline
   uint8_t *band_conf;
   int16_t *frame_disp;
   void *speckle;                /* with fill-holes: sd-cuda-speckle.cu's */
+  int16_t *filled;              /* with fill-holes and the guided median */
 };
 
 static SdStatus
@@ -162,7 +163,8 @@ work_height (int h, int band_rows)
 typedef struct
 {
   size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
-      margin, rect, band_luma, band_conf, frame_disp, speckle, total;
+      margin, rect, band_luma, band_conf, frame_disp, speckle, filled,
+      total;
 } Layout;
 
 static Layout
@@ -218,6 +220,10 @@ plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
   l.speckle = off;
   if (sd_params_fill_holes (p))
     off += align_up (sd_cuda_speckle_bytes (w, h));
+  /* the guided median reads the filled frame while it writes the output */
+  l.filled = off;
+  if (sd_params_fill_holes (p) && p->guided_median)
+    off += align_up (n * 2);
   l.total = off;
   return l;
 }
@@ -354,6 +360,8 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->band_conf = s->band_rows ? d + l.band_conf : NULL;
   s->frame_disp = s->band_rows ? (int16_t *) (d + l.frame_disp) : NULL;
   s->speckle = sd_params_fill_holes (p) ? d + l.speckle : NULL;
+  s->filled = sd_params_fill_holes (p) && p->guided_median ?
+      (int16_t *) (d + l.filled) : NULL;
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     SdCudaSlot *slot = &s->slots[i];
     uint8_t *hb = (uint8_t *) s->host_block + i * slot_bytes;
@@ -513,8 +521,9 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
             "copying a band's confidence");
     }
   }
-  CHECK (sd_cuda_finish (p, disp, conf, s->speckle, out, out_pitch, w, h,
-          s->stream), "filling holes and writing the output");
+  CHECK (sd_cuda_finish (p, disp, luma, conf, s->speckle, s->filled, out,
+          out_pitch, w, h, s->stream),
+      "filling holes and writing the output");
   if (s->marks)
     CHECK (cudaEventRecord (s->marks[4], s->stream), "recording an event");
   return SD_OK;

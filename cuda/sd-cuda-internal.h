@@ -110,11 +110,20 @@ cudaError_t sd_cuda_check_median (const SdParams * params, int16_t * disp,
     uint8_t * conf, int width, int height, cudaStream_t stream,
     int16_t ** result);
 /* Hole filling when params ask for it (speckles first, which changes disp
- * and conf; speckle_work: sd_cuda_speckle_bytes()), then the output
- * contract into out (pitched). */
+ * and conf; speckle_work: sd_cuda_speckle_bytes()), the guided median when
+ * they ask for it (guide: the left luma; filled: width * height int16, the
+ * filled map, needed with both), then the output contract into out
+ * (pitched). */
 cudaError_t sd_cuda_finish (const SdParams * params, int16_t * disp,
-    uint8_t * conf, void *speckle_work, uint16_t * out, size_t out_pitch,
-    int width, int height, cudaStream_t stream);
+    const uint8_t * guide, uint8_t * conf, void *speckle_work,
+    int16_t * filled, uint16_t * out, size_t out_pitch, int width,
+    int height, cudaStream_t stream);
+
+/* sd-cuda-guided-median.cu: the guided median of disp (sd-guided-median.h,
+ * guide the left luma) as the output contract into out (pitched). */
+cudaError_t sd_cuda_guided_median (const SdParams * params,
+    const int16_t * disp, const uint8_t * guide, uint16_t * out,
+    size_t out_pitch, int width, int height, cudaStream_t stream);
 
 /* sd-cuda-speckle.cu: makes the speckles of disp (sd-speckle.h) invalid and
  * their confidence 0 (conf may be NULL); work holds

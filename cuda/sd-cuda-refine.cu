@@ -1,6 +1,7 @@
 /* After winner-takes-all: the left-right check, the 3x3 median of valid
  * values, the confidence, hole filling (after sd-cuda-speckle.cu), and the
- * output contract (16 * d, 0 = invalid). */
+ * output contract (16 * d, 0 = invalid), or with the guided median on, its
+ * input (sd-cuda-guided-median.cu writes the output then). */
 #include "sd-cuda-internal.h"
 #include "sd-confidence.h"
 #include "sd-output.h"
@@ -100,10 +101,13 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
 /* One warp per row.  Hole filling needs, for every invalid pixel, the
  * nearest valid values on both sides: a left-to-right pass leaves the one
  * before in the output row, a right-to-left pass combines it with the one
- * after (ballots find the nearest valid lane in each 32-pixel chunk). */
+ * after (ballots find the nearest valid lane in each 32-pixel chunk).  The
+ * rows of out get the output contract, or with raw the filled disparities
+ * themselves (for the guided median after it). */
 __global__ void
-sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
-    uint16_t * out, size_t out_pitch, int width, int height)
+sd_output_kernel (const int16_t * disp, int fill, int raw,
+    uint64_t depth_scale, uint16_t * out, size_t out_pitch, int width,
+    int height)
 {
   const int lane = threadIdx.x & 31;
   const int y = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
@@ -156,7 +160,8 @@ sd_output_kernel (const int16_t * disp, int fill, uint64_t depth_scale,
                 && after < r))
           r = after;
       }
-      dst[x] = sd_output_value (r, depth_scale);
+      dst[x] = raw ? (uint16_t) (int16_t) r : sd_output_value (r,
+          depth_scale);
     }
   }
 }
@@ -180,9 +185,9 @@ sd_cuda_check_median (const SdParams * p, int16_t * disp,
 }
 
 cudaError_t
-sd_cuda_finish (const SdParams * p, int16_t * disp, uint8_t * conf,
-    void *speckle_work, uint16_t * out, size_t out_pitch, int width,
-    int height, cudaStream_t stream)
+sd_cuda_finish (const SdParams * p, int16_t * disp, const uint8_t * guide,
+    uint8_t * conf, void *speckle_work, int16_t * filled, uint16_t * out,
+    size_t out_pitch, int width, int height, cudaStream_t stream)
 {
   const bool fill = sd_params_fill_holes (p);
   if (fill) {
@@ -191,7 +196,22 @@ sd_cuda_finish (const SdParams * p, int16_t * disp, uint8_t * conf,
     if (e != cudaSuccess)
       return e;
   }
-  sd_output_kernel <<< sd_cuda_div_up (height, 8), 256, 0, stream >>> (disp,
-      fill, sd_output_depth_scale (p), out, out_pitch, width, height);
-  return cudaGetLastError ();
+  const uint64_t depth_scale = sd_output_depth_scale (p);
+  const int rows = sd_cuda_div_up (height, 8);
+  if (!p->guided_median) {
+    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, fill, 0,
+        depth_scale, out, out_pitch, width, height);
+    return cudaGetLastError ();
+  }
+  if (fill) {
+    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, 1, 1, depth_scale,
+        (uint16_t *) filled, (size_t) width * sizeof (int16_t), width,
+        height);
+    const cudaError_t e = cudaGetLastError ();
+    if (e != cudaSuccess)
+      return e;
+    disp = filled;
+  }
+  return sd_cuda_guided_median (p, disp, guide, out, out_pitch, width,
+      height, stream);
 }

@@ -22,7 +22,7 @@ enum
   CENSUS_LEFT, CENSUS_RIGHT, COST, SGM_WORKSPACE,
   FLOAT_LEFT, FLOAT_RIGHT, FLOAT_TMP, BP_DATA, BELIEF, BP_WORKSPACE,
   DISP, DISP_TMP, RIGHT_DISP, MARGIN, FRAME_DISP, SPECKLE_SEEN,
-  SPECKLE_QUEUE, N_BUFFERS
+  SPECKLE_QUEUE, GUIDED, N_BUFFERS
 };
 
 typedef struct
@@ -118,6 +118,14 @@ reference_median_disparity (const SdParams * p, const int16_t * src,
 }
 
 static void
+reference_guided_median (const SdParams * p, const int16_t * src,
+    const uint8_t * guide, int16_t * dst, int width, int height)
+{
+  (void) p;
+  sd_cpu_guided_median (src, guide, dst, width, height);
+}
+
+static void
 reference_census (const SdParams * p, const uint8_t * img,
     uint64_t * signature, int width, int height)
 {
@@ -133,6 +141,7 @@ static const SdCpuStages reference_stages = {
   .median_disparity = reference_median_disparity,
   .hbp_workspace_bytes = sd_cpu_hbp_workspace_bytes,
   .hbp = sd_cpu_hbp,
+  .guided_median = reference_guided_median,
 };
 
 static const SdCpuStages *
@@ -315,11 +324,12 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
   return true;
 }
 
-/* Hole filling and the output, on the whole frame: a speckle may span
- * bands. */
+/* Hole filling, the guided median and the output, on the whole frame: a
+ * speckle may span bands, and the median's samples reach across their
+ * edges.  guide is the frame's left luma. */
 static bool
-finish_frame (SdCpuState * s, const SdParams * p, int16_t * disp, int w,
-    int h, SdPlane * out, SdPlane * confidence)
+finish_frame (SdCpuState * s, const SdParams * p, int16_t * disp,
+    const uint8_t * guide, int w, int h, SdPlane * out, SdPlane * confidence)
 {
   if (sd_params_fill_holes (p)) {
     const size_t n = (size_t) w * h;
@@ -331,6 +341,13 @@ finish_frame (SdCpuState * s, const SdParams * p, int16_t * disp, int w,
             0) : NULL, confidence ? confidence->stride : 0, w, h, seen,
         queue);
     sd_cpu_fill_holes (disp, w, h);
+  }
+  if (p->guided_median) {
+    int16_t *filtered = reserve (s, GUIDED, (size_t) w * h * sizeof (int16_t));
+    if (!filtered)
+      return false;
+    stages (s)->guided_median (p, disp, guide, filtered, w, h);
+    disp = filtered;
   }
   sd_cpu_to_output (p, disp, (uint16_t *) sd_plane_row (out, 0),
       out->stride, w, h);
@@ -371,7 +388,7 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
             (size_t) w * b.keep_height * sizeof (int16_t));
     }
   }
-  ok = ok && finish_frame (s, p, disp, w, h, out, confidence);
+  ok = ok && finish_frame (s, p, disp, luma_left, w, h, out, confidence);
   if (!ok)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for %dx%d images with %d disparities on the CPU "

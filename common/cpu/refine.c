@@ -3,6 +3,7 @@
 #include "sd-cpu.h"
 
 #include "../sd-confidence.h"
+#include "../sd-guided-median.h"
 #include "../sd-output.h"
 #include "../sd-speckle.h"
 
@@ -184,6 +185,57 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     for (int x = 0; x < width; x++)
       dst[(size_t) y * width + x] = sd_cpu_median_at (src, width, height, x,
           y);
+}
+
+int16_t
+sd_cpu_guided_median_at (const int16_t * src, const uint8_t * guide,
+    int width, int height, int x, int y)
+{
+  const size_t centre = (size_t) y * width + x;
+  if (src[centre] <= 0)
+    return src[centre];
+  /* the valid samples and their weights, insertion-sorted by value */
+  int16_t values[SD_GUIDED_MEDIAN_SAMPLES];
+  int weights[SD_GUIDED_MEDIAN_SAMPLES];
+  int n = 0, total = 0;
+  const int half = SD_GUIDED_MEDIAN_SIDE / 2;
+  for (int j = -half; j <= half; j++) {
+    for (int i = -half; i <= half; i++) {
+      const int xx = x + i * SD_GUIDED_MEDIAN_STEP;
+      const int yy = y + j * SD_GUIDED_MEDIAN_STEP;
+      if (xx < 0 || xx >= width || yy < 0 || yy >= height)
+        continue;
+      const size_t at = (size_t) yy * width + xx;
+      if (src[at] <= 0)
+        continue;
+      const int w = sd_guided_median_weight (guide[centre], guide[at]);
+      int k = n++;
+      for (; k > 0 && values[k - 1] > src[at]; k--) {
+        values[k] = values[k - 1];
+        weights[k] = weights[k - 1];
+      }
+      values[k] = src[at];
+      weights[k] = w;
+      total += w;
+    }
+  }
+  /* the centre weighs the most, so total > 0 and the walk stops */
+  int below = 0;
+  for (int k = 0;; k++) {
+    below += weights[k];
+    if (2 * below >= total)
+      return values[k];
+  }
+}
+
+void
+sd_cpu_guided_median (const int16_t * src, const uint8_t * guide,
+    int16_t * dst, int width, int height)
+{
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      dst[(size_t) y * width + x] = sd_cpu_guided_median_at (src, guide,
+          width, height, x, y);
 }
 
 void

@@ -434,4 +434,5 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .median_disparity = SD_FAST (sd_fast_median_disparity),
   .hbp_workspace_bytes = SD_FAST (sd_fast_hbp_workspace_bytes),
   .hbp = SD_FAST (sd_fast_hbp),
+  .guided_median = SD_FAST (sd_fast_guided_median),
 };

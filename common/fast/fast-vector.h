@@ -35,6 +35,8 @@
 typedef int16_t vs __attribute__((vector_size (LANES * 2)));
 typedef uint16_t vu __attribute__((vector_size (LANES * 2)));
 typedef uint8_t vb __attribute__((vector_size (LANES)));
+/* As wide, of int32 lanes (LANES / 2 of them). */
+typedef int32_t vi __attribute__((vector_size (LANES * 2)));
 
 static inline vs
 load (const int16_t * p)
@@ -108,6 +110,41 @@ vminu (vu a, vu b)
 #else
   const vu a_less = (vu) (a < b);
   return (a & a_less) | (b & ~a_less);
+#endif
+}
+
+/* Lane-wise int32 minimum and maximum. */
+static inline vi
+vmin32 (vi a, vi b)
+{
+#if defined(__AVX512F__)
+  return (vi) _mm512_min_epi32 ((__m512i) a, (__m512i) b);
+#elif defined(__AVX2__)
+  return (vi) _mm256_min_epi32 ((__m256i) a, (__m256i) b);
+#elif defined(__SSE4_1__)
+  return (vi) _mm_min_epi32 ((__m128i) a, (__m128i) b);
+#elif defined(__ARM_NEON)
+  return vminq_s32 (a, b);
+#else
+  const vi a_less = (vi) (a < b);
+  return (a & a_less) | (b & ~a_less);
+#endif
+}
+
+static inline vi
+vmax32 (vi a, vi b)
+{
+#if defined(__AVX512F__)
+  return (vi) _mm512_max_epi32 ((__m512i) a, (__m512i) b);
+#elif defined(__AVX2__)
+  return (vi) _mm256_max_epi32 ((__m256i) a, (__m256i) b);
+#elif defined(__SSE4_1__)
+  return (vi) _mm_max_epi32 ((__m128i) a, (__m128i) b);
+#elif defined(__ARM_NEON)
+  return vmaxq_s32 (a, b);
+#else
+  const vi a_less = (vi) (a < b);
+  return (b & a_less) | (a & ~a_less);
 #endif
 }
 

@@ -61,6 +61,9 @@ typedef struct
   size_t (*hbp_workspace_bytes) (const SdParams * p, int width, int height);
   void (*hbp) (const SdParams * p, const float *data, float *belief,
       void *workspace, int width, int height);
+  /* sd_cpu_guided_median */
+  void (*guided_median) (const SdParams * p, const int16_t * src,
+      const uint8_t * guide, int16_t * dst, int width, int height);
 } SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -105,6 +108,10 @@ void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
     int16_t * right_disp, void *workspace, int width, int height);
 void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
     const int16_t * src, int16_t * dst, int width, int height);
+/* sd_cpu_guided_median: the same values. */
+void SD_FAST (sd_fast_guided_median) (const SdParams * params,
+    const int16_t * src, const uint8_t * guide, int16_t * dst, int width,
+    int height);
 size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
     int width, int height);
 void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,

@@ -8,9 +8,11 @@
 # usage: tests/cuda/run-on-device.sh [BIN_DIR [DATA_DIR [STEPS]]]
 #   BIN_DIR  holds test-cuda-agreement, test-async and sd-bench (default .gpu)
 #   DATA_DIR the Middlebury sets (default BIN_DIR/stereo)
-#   STEPS    any of "test sanitize bench fill rectify confidence bands
-#            profile" (default the first three); fill times hole filling
-#            (on and off, twice each) at 1920x1080; rectify times
+#   STEPS    any of "test sanitize bench fill guided rectify confidence
+#            bands profile" (default the first three); fill times hole
+#            filling (on and off, twice each) at 1920x1080; guided the
+#            guided median (off and on, with fill-holes off and on, twice
+#            each) at 1920x1080; rectify times
 #            undistort-and-rectify at 1920x1080 (sd-bench with and without
 #            BIN_DIR/rig1080.yaml,
 #            written by sd-rig-calibration 1920 1080), confidence the
@@ -142,6 +144,18 @@ if [[ " $STEPS " == *" fill "* ]]; then
   for run in 1 2; do
     time_1080 "fill 1920x1080 D128 run $run off" --fill-holes off
     time_1080 "fill 1920x1080 D128 run $run on" --fill-holes on
+  done
+fi
+
+if [[ " $STEPS " == *" guided "* ]]; then
+  # what the guided median adds at 1920x1080, as shipped and dense
+  for run in 1 2; do
+    for fill in off on; do
+      time_1080 "guided 1920x1080 D128 run $run fill $fill, off" \
+        --fill-holes $fill --guided-median false
+      time_1080 "guided 1920x1080 D128 run $run fill $fill, on" \
+        --fill-holes $fill --guided-median true
+    done
   done
 fi
 

@@ -363,6 +363,10 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.lr_check = 255);
   VARY (p.median = false);
   VARY (p.fill_holes = SD_FILL_HOLES_ON);
+  VARY (p.guided_median = true);
+  VARY ((p.guided_median = true, p.fill_holes = SD_FILL_HOLES_ON));
+  VARY ((p.guided_median = true, p.median = false, p.min_disparity = 0,
+          p.subpixel = false));
   VARY ((p.fill_holes = SD_FILL_HOLES_ON, p.median = false, p.lr_check = 0));
   VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
           p.subpixel = false));
@@ -411,6 +415,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : (int) (rnd () % 5);
     p.median = rnd () % 2;
     p.fill_holes = rnd () % 3 == 0 ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
+    p.guided_median = rnd () % 2;
     const int w = 1 + rnd () % (quick ? 80 : 300);
     const int h = 1 + rnd () % (quick ? 20 : 60);
     Pair pair;

@@ -115,10 +115,13 @@ test_stitching (void)
         && !memcmp (whole_conf, banded_conf, n), "%s: band-rows %d changed "
         "the output", name, h);
 
-    /* each band is its own image up to hole filling, which takes the
-     * whole frame (a speckle may span bands): bands without it, then with */
+    /* each band is its own image up to hole filling and the guided
+     * median, which take the whole frame (a speckle may span bands, the
+     * median's samples reach across their edges): bands without them,
+     * then with both (the median is off by default: on here) */
     const SdFillHoles fill = p.fill_holes;
     p.fill_holes = SD_FILL_HOLES_OFF;
+    p.guided_median = false;
     p.band_rows = rows;
     run (&p, &left, &right, banded, banded_conf);
     SD_CHECK (memcmp (whole, banded, n * 2), "%s: bands of %d rows gave the "
@@ -143,13 +146,15 @@ test_stitching (void)
           name, k, b.keep_y0, b.keep_height, b.in_y0, b.in_height);
     }
     p.fill_holes = fill;
-    if (sd_params_fill_holes (&p)) {
-      run (&p, &left, &right, band_out, band_conf);
+    p.guided_median = true;
+    run (&p, &left, &right, band_out, band_conf);
+    if (sd_params_fill_holes (&p))
       sd_output_fill_holes (banded, banded_conf, w, h);
-      SD_CHECK (!memcmp (banded, band_out, n * 2)
-          && !memcmp (banded_conf, band_conf, n), "%s: bands with fill-holes "
-          "are not the bands filled as one frame", name);
-    }
+    sd_output_guided_median (banded, sp.left, w, h);
+    SD_CHECK (!memcmp (banded, band_out, n * 2)
+        && !memcmp (banded_conf, band_conf, n), "%s: bands with fill-holes "
+        "and the guided median are not the bands finished as one frame",
+        name);
   }
   free (whole);
   free (banded);

@@ -133,15 +133,19 @@ test_backends_agree (const SdStereoSet * set, SdAlgorithm algorithm,
       "128 or more", what, high, matched);
 
   /* fill-holes fills the speckles it removes: their confidence goes to 0
-   * (they are not matched), every other pixel's stays */
+   * (they are not matched), every other pixel's stays.  The guided median
+   * comes after the fill: left out on both sides. */
+  p.guided_median = false;
+  Result plain = run ("cpu", &p, set);
   p.fill_holes = SD_FILL_HOLES_ON;
   Result filled = run ("cpu", &p, set);
-  sd_output_fill_holes (ref.out, ref.conf, w, h);
-  SD_CHECK (memcmp (filled.out, ref.out, n * 2) == 0,
+  sd_output_fill_holes (plain.out, plain.conf, w, h);
+  SD_CHECK (memcmp (filled.out, plain.out, n * 2) == 0,
       "%s: fill-holes is not the reference's fill of the output", what);
-  SD_CHECK (memcmp (filled.conf, ref.conf, n) == 0,
+  SD_CHECK (memcmp (filled.conf, plain.conf, n) == 0,
       "%s: fill-holes changed the confidence beyond the speckles", what);
   result_free (filled);
+  result_free (plain);
   result_free (ref);
   result_free (fast);
 }

@@ -249,6 +249,46 @@ test_median_disparity (void)
       "row median %d %d %d %d", out[0], out[1], out[2], out[3]);
 }
 
+/* The guided median (sd-guided-median.h) moves a disparity edge onto the
+ * image's edge, leaves holes alone and takes the lower weighted median. */
+static void
+test_guided_median (void)
+{
+  /* an object (luma 50) left of x = 10 on a background (luma 200), its
+   * disparity (160) fattened two pixels onto the background (80) */
+  enum
+  { W = 20, H = 13 };
+  int16_t disp[H][W], out[H][W];
+  uint8_t luma[H][W];
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      luma[y][x] = x < 10 ? 50 : 200;
+      disp[y][x] = x < 12 ? 160 : 80;
+    }
+  disp[6][5] = INV;
+  disp[6][15] = 0;
+  sd_cpu_guided_median (&disp[0][0], &luma[0][0], &out[0][0], W, H);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      const int want = y == 6 && x == 5 ? INV : y == 6 && x == 15 ? 0 :
+          x < 10 ? 160 : 80;
+      SD_CHECK (out[y][x] == want, "guided median at (%d, %d): %d, not %d",
+          x, y, out[y][x], want);
+    }
+  /* two samples of equal weight: the lower one; a sample whose luma is 16
+   * off weighs a quarter ((32 - 16)^2 of 32^2) */
+  const int16_t pair[4] = { 64, 48, 48, 32 };
+  const uint8_t flat[4] = { 100, 100, 100, 100 };
+  const uint8_t step[4] = { 100, 100, 100, 116 };
+  int16_t got[4];
+  sd_cpu_guided_median (pair, flat, got, 4, 1);
+  SD_CHECK (got[0] == 32 && got[3] == 32, "equal weights: %d %d", got[0],
+      got[3]);
+  sd_cpu_guided_median (pair, step, got, 4, 1);
+  SD_CHECK (got[0] == 64 && got[3] == 32, "unequal weights: %d %d", got[0],
+      got[3]);
+}
+
 static void
 test_fill_and_output (void)
 {
@@ -368,6 +408,7 @@ main (void)
   test_wta ();
   test_right_and_lr ();
   test_median_disparity ();
+  test_guided_median ();
   test_fill_and_output ();
   test_speckles ();
   return sd_test_exit ("test-cpu-stages");

@@ -1,8 +1,8 @@
 /* The fast CPU stages of one instruction-set build (SD_CPU_ISA, or the best
  * this processor runs) against the reference's, stage by stage, bit for
  * bit, on random inputs of edge sizes: the census and cost volume, the
- * disparity median with every share of invalid pixels, and hierarchical
- * BP's beliefs.  test-cpu-agreement
+ * disparity median with every share of invalid pixels, the guided median
+ * and hierarchical BP's beliefs.  test-cpu-agreement
  * holds the whole pipeline; this one names the stage that differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +94,45 @@ test_median_disparity (const SdCpuStages * st)
   }
 }
 
+/* Random maps (holes, zeros and values up to the largest the engine
+ * writes) with random luma, and with luma in a few levels, where many
+ * samples tie in weight and in value. */
+static void
+test_guided_median (const SdCpuStages * st)
+{
+  SdParams p;
+  sd_params_init (&p);
+  static const int invalid_percent[] = { 0, 10, 50, 90, 100 };
+  static const int extra_sizes[][2] = { {13, 13}, {14, 40}, {45, 20},
+    {77, 31}
+  };
+  for (size_t s = 0; s < N_SIZES + 4; s++) {
+    const int w = s < N_SIZES ? sizes[s][0] : extra_sizes[s - N_SIZES][0];
+    const int h = s < N_SIZES ? sizes[s][1] : extra_sizes[s - N_SIZES][1];
+    const size_t n = (size_t) w * h;
+    int16_t *src = malloc (n * 2), *want = malloc (n * 2), *got =
+        malloc (n * 2);
+    uint8_t *guide = malloc (n);
+    for (size_t i = 0; i < 10; i++) {
+      const int levels = i % 2 ? 256 : 3;
+      for (size_t j = 0; j < n; j++) {
+        src[j] = rand () % 100 < invalid_percent[i % 5] ? (rand () % 2 ?
+            SD_DISP_INVALID : 0) : (int16_t) (1 + rand () % (i < 5 ? 64 :
+                (SD_MAX_MIN_DISPARITY + SD_MAX_DISPARITIES) * 16 - 1));
+        guide[j] = (uint8_t) (rand () % levels * (255 / (levels - 1)));
+      }
+      sd_cpu_guided_median (src, guide, want, w, h);
+      st->guided_median (&p, src, guide, got, w, h);
+      SD_CHECK (!memcmp (want, got, n * 2), "guided median of %dx%d, %d %% "
+          "holes, %d luma levels", w, h, invalid_percent[i % 5], levels);
+    }
+    free (src);
+    free (want);
+    free (got);
+    free (guide);
+  }
+}
+
 static void
 test_hbp (const SdCpuStages * st)
 {
@@ -147,6 +186,7 @@ main (void)
   srand (14);
   test_cost_volume (st);
   test_median_disparity (st);
+  test_guided_median (st);
   test_hbp (st);
   return sd_test_exit ("test-fast-stages");
 }

@@ -343,3 +343,22 @@ sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width, int height)
   free (seen);
   free (queue);
 }
+
+void
+sd_output_guided_median (uint16_t * out, const uint8_t * guide, int width,
+    int height)
+{
+  const size_t n = (size_t) width * height;
+  int16_t *disp = malloc (n * sizeof (int16_t));
+  int16_t *filtered = malloc (n * sizeof (int16_t));
+  if (!disp || !filtered)
+    abort ();
+  /* the output's values are the disparities (the median takes 0 for a
+   * hole, as invalid) */
+  memcpy (disp, out, n * sizeof (int16_t));
+  sd_cpu_guided_median (disp, guide, filtered, width, height);
+  for (size_t i = 0; i < n; i++)
+    out[i] = (uint16_t) filtered[i];
+  free (disp);
+  free (filtered);
+}

@@ -58,6 +58,10 @@ SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
  * become 0. */
 void sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width,
     int height);
+/* What the guided median makes of a disparity output computed with it off
+ * (16 * d, 0 = invalid, rows packed), guide the left luma (packed). */
+void sd_output_guided_median (uint16_t * out, const uint8_t * guide,
+    int width, int height);
 
 /* Runs a backend once on a pair of planes; returns the output (16 * d,
  * 0 = invalid, width * height values the caller frees), or NULL with err
