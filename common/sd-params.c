@@ -129,8 +129,8 @@ const SdParamDesc sd_param_descs[] = {
       "differing census bits or intensity levels (above 0)", data_trunc, 0,
       1000, true, NULL),
   FLOAT ("disc-trunc", "hbp, tiled-bp: truncation of the smoothness cost "
-      "(0 = num-disparities / 7.5)", disc_trunc, 0, 1000, false,
-      "0 means num-disparities / 7.5"),
+      "(0 = num-disparities / 7.5, at most 9)", disc_trunc, 0, 1000, false,
+      "0 means num-disparities / 7.5, at most 9"),
   FLOAT ("sigma", "hbp, tiled-bp: Gaussian smoothing of the images for "
       "the ad cost (0 = off)", sigma, 0, 10, false, NULL),
   ENUM ("bp-precision", "hbp: how messages are stored (tiled-bp computes "
@@ -182,7 +182,7 @@ sd_params_init (SdParams * p)
   p->lr_check = 3;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
-  p->guided_median = false;
+  p->guided_median = true;
   p->output = SD_OUTPUT_DISPARITY;
   p->focal_length = 0.0f;
   p->baseline = 0.0f;
@@ -221,7 +221,11 @@ sd_params_bp_levels (const SdParams * p, int width, int height)
 float
 sd_params_bp_disc_trunc (const SdParams * p)
 {
-  return p->disc_trunc > 0 ? p->disc_trunc : p->num_disparities / 7.5f;
+  if (p->disc_trunc > 0)
+    return p->disc_trunc;
+  const float scaled = p->num_disparities / 7.5f;
+  return scaled < SD_BP_AUTO_DISC_TRUNC_MAX ? scaled :
+      SD_BP_AUTO_DISC_TRUNC_MAX;
 }
 
 bool

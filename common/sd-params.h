@@ -104,7 +104,7 @@ typedef struct
   int iterations;               /* per level, 1 .. 100 */
   float data_weight;            /* > 0 .. 100 */
   float data_trunc;             /* > 0 .. 1000, intensity levels */
-  float disc_trunc;             /* > 0 .. 1000, or 0: num_disparities / 7.5 */
+  float disc_trunc;             /* > 0 .. 1000, or 0: num_disparities / 7.5, at most 9 */
   float sigma;                  /* Gaussian smoothing of the images, 0 (off) .. 10 */
   SdBpPrecision bp_precision;
 
@@ -163,7 +163,11 @@ extern const SdEnumEntry sd_fill_holes_entries[];
  * 0 one that keeps the coarsest level about 16 to 32 pixels on its short
  * side (5 levels for the Middlebury sizes), in 1 .. SD_MAX_BP_LEVELS. */
 int sd_params_bp_levels (const SdParams * params, int width, int height);
-/* disc_trunc, or num_disparities / 7.5 when it is 0. */
+/* disc_trunc, or when it is 0 num_disparities / 7.5, at most
+ * SD_BP_AUTO_DISC_TRUNC_MAX: the smoothness truncation grows with the
+ * range up to 67 disparities and no further, which lowered hbp's bad>1 on
+ * every shared set with more (docs/algorithms.md, hbp). */
+#define SD_BP_AUTO_DISC_TRUNC_MAX 9.0f
 float sd_params_bp_disc_trunc (const SdParams * params);
 /* Whether the invalid pixels are filled: fill_holes, where auto means yes
  * for belief propagation and no for SGM. */

@@ -63,9 +63,9 @@ GRIDS = {
     # (in differing census bits), smoothness truncation (0: scales with the
     # disparity range) and iterations
     "hbp": lambda: grid(**{"algorithm": ["hbp"],
-                           "data-weight": [0.1, 0.15, 0.2, 0.3],
+                           "data-weight": [0.05, 0.1, 0.15, 0.2, 0.3],
                            "data-trunc": [10, 15, 20, 30],
-                           "disc-trunc": [0, 12, 20],
+                           "disc-trunc": [0, 12, 20, 30],
                            "iterations": [7, 14]}),
     "tiled-bp": lambda: grid(**{"algorithm": ["tiled-bp"],
                                 "data-weight": [0.05, 0.1, 0.2],

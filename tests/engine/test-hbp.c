@@ -108,6 +108,11 @@ test_pyramid_size (void)
   p.num_disparities = 60;
   SD_CHECK (fabsf (sd_params_bp_disc_trunc (&p) - 8.0f) < 1e-6f,
       "automatic disc-trunc %g", sd_params_bp_disc_trunc (&p));
+  /* ... and no more than 9 for wider ranges */
+  p.num_disparities = 160;
+  SD_CHECK (fabsf (sd_params_bp_disc_trunc (&p) - 9.0f) < 1e-6f,
+      "automatic disc-trunc at 160 disparities %g",
+      sd_params_bp_disc_trunc (&p));
 }
 
 static uint16_t *
@@ -152,6 +157,11 @@ test_synthetic (void)
     sd_synth_render (&pair, w, h, scenes[s].layers, scenes[s].n, 7);
     SdParams p;
     sd_params_init (&p);
+    /* the matcher alone: these scenes' random-noise textures put no luma
+     * edge where a surface ends, which the guided median needs (on them it
+     * rounds the planes' corners off: SGM 99.84 -> 99.03 % within 1 px); its
+     * gain is measured on the real and rendered sets, test-accuracy */
+    p.guided_median = false;
     p.algorithm = SD_ALGORITHM_HBP;
     p.num_disparities = scenes[s].num_disparities;
     uint16_t *disp = run (&p, pair.left, pair.right, w, h);

@@ -51,6 +51,11 @@ main (void)
 {
   SdParams p;
   sd_params_init (&p);
+  /* the matcher alone: these scenes' random-noise textures put no luma
+   * edge where a surface ends, which the guided median needs (on them it
+   * rounds the planes' corners off: SGM 99.84 -> 99.03 % within 1 px); its
+   * gain is measured on the real and rendered sets, test-accuracy */
+  p.guided_median = false;
   const int w = 200, h = 150;
 
   const SdSynthLayer planes[] = {

@@ -351,6 +351,11 @@ test_synthetic (void)
         "out of memory");
     SdParams p;
     sd_params_init (&p);
+    /* the matcher alone: these scenes' random-noise textures put no luma
+     * edge where a surface ends, which the guided median needs (on them it
+     * rounds the planes' corners off: SGM 99.84 -> 99.03 % within 1 px); its
+     * gain is measured on the real and rendered sets, test-accuracy */
+    p.guided_median = false;
     p.algorithm = SD_ALGORITHM_TILED_BP;
     p.num_disparities = s->num_disparities;
     uint16_t *disp = run (&p, pair.left, pair.right, w, h);
