@@ -95,7 +95,8 @@ if [ ${#san_pids[@]} -gt 0 ]; then
 fi
 
 if [[ " $STEPS " == *" bench "* ]]; then
-  # the libSGM comparison: 8 paths, census 9x7, subpixel
+  # the libSGM comparison: 8 paths, census 9x7, subpixel, and like libSGM
+  # no guided median
   # size:disparities:paths:p2:environment (- for the defaults)
   configs=""
   # the sizes twice: the spread between two runs of one build
@@ -112,7 +113,8 @@ if [[ " $STEPS " == *" bench "* ]]; then
     [ "$env" = - ] && env=""
     env $env "$BIN/sd-bench" --synthetic "$size" --backend cuda \
       --num-disparities "$d" --paths "$paths" --cost census --census-window 9x7 \
-      --subpixel true --p2 "$p2" --repeat 50 --warmup 10 > "$log" 2>&1
+      --subpixel true --guided-median false --p2 "$p2" --repeat 50 \
+      --warmup 10 > "$log" 2>&1
     line=$(grep '^cuda time' "$log")
     dev=$(sed -n 's/.*device memory in and out: median \([0-9.]*\) ms.*/\1/p' <<< "$line")
     rate=$(sed -n 's/.*(\([0-9.]*\) G path-cell.*/\1/p' <<< "$line")
