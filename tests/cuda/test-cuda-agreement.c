@@ -363,10 +363,11 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.lr_check = 255);
   VARY (p.median = false);
   VARY (p.fill_holes = SD_FILL_HOLES_ON);
-  VARY (p.guided_median = true);
-  VARY ((p.guided_median = true, p.fill_holes = SD_FILL_HOLES_ON));
-  VARY ((p.guided_median = true, p.median = false, p.min_disparity = 0,
-          p.subpixel = false));
+  /* the guided median is on by default: off, alone and with the fill,
+   * and on without the 3x3 median and subpixel */
+  VARY (p.guided_median = false);
+  VARY ((p.guided_median = false, p.fill_holes = SD_FILL_HOLES_ON));
+  VARY ((p.median = false, p.subpixel = false));
   VARY ((p.fill_holes = SD_FILL_HOLES_ON, p.median = false, p.lr_check = 0));
   VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
           p.subpixel = false));

@@ -118,7 +118,7 @@ test_stitching (void)
     /* each band is its own image up to hole filling and the guided
      * median, which take the whole frame (a speckle may span bands, the
      * median's samples reach across their edges): bands without them,
-     * then with both (the median is off by default: on here) */
+     * then with both */
     const SdFillHoles fill = p.fill_holes;
     p.fill_holes = SD_FILL_HOLES_OFF;
     p.guided_median = false;
