@@ -91,7 +91,10 @@ watch_thread (gpointer data)
     WatchAction action = WATCH_NOTHING;
     guint i, silent = 0, other;
 
-    /* the aggregator's locks are never taken under ours */
+    /* the aggregator's locks are never taken under ours, so the timeout is
+     * read unlocked; a setting that changes meanwhile sets recheck, and the
+     * thread goes round again rather than sleeping on a stale timeout */
+    w->recheck = FALSE;
     g_mutex_unlock (&w->lock);
     timeout = effective_timeout (self);
     g_mutex_lock (&w->lock);
@@ -152,6 +155,8 @@ watch_thread (gpointer data)
       continue;
     }
 
+    if (w->recheck)
+      continue;
     w->idle = deadline == G_MAXINT64;
     if (w->idle)
       g_cond_wait (&w->cond, &w->lock);
@@ -295,6 +300,7 @@ gst_stereo_depth_watch_set_frame_duration (GstStereoDepth * self,
 {
   g_mutex_lock (&self->watch.lock);
   self->watch.frame_duration = duration;
+  self->watch.recheck = TRUE;
   g_cond_signal (&self->watch.cond);
   g_mutex_unlock (&self->watch.lock);
 }
@@ -305,6 +311,7 @@ gst_stereo_depth_watch_set_single_input (GstStereoDepth * self,
 {
   g_mutex_lock (&self->watch.lock);
   self->watch.single_input = single;
+  self->watch.recheck = TRUE;
   g_cond_signal (&self->watch.cond);
   g_mutex_unlock (&self->watch.lock);
 }
@@ -313,6 +320,7 @@ void
 gst_stereo_depth_watch_wake (GstStereoDepth * self)
 {
   g_mutex_lock (&self->watch.lock);
+  self->watch.recheck = TRUE;
   g_cond_signal (&self->watch.cond);
   g_mutex_unlock (&self->watch.lock);
 }
