@@ -17,17 +17,21 @@
  * the four message arrays of all levels (float or half); messages are
  * stored at their sender, as on the CPU.
  *
- * A thread computes its pixel's messages one disparity after the other,
- * exactly as the CPU does, with the message under construction in shared
- * memory (disparity-major, so that a warp's accesses fall in distinct
- * banks). */
+ * A thread computes one message of one pixel (four threads a pixel, a
+ * warp per message and 32 pixels), one disparity after the other, exactly
+ * as the CPU does, with the message under construction in shared memory
+ * (disparity-major, so that a warp's accesses fall in distinct banks).
+ * Measured against one thread a pixel and other block shapes in
+ * docs/performance.md (hbp). */
 #include <cuda_fp16.h>
 
 #include "sd-cuda-bp.h"
 #include "sd-cuda-hbp.h"
 
 #define BLOCK 128               /* threads of the per-pixel kernels */
-#define UPDATE_BLOCK 64         /* threads of the message kernel */
+#define UPDATE_PIXELS 32        /* pixels of a block of the message kernel: 16 was
+                                 * 5 to 9 % slower above 21 disparities */
+#define UPDATE_BLOCK (4 * UPDATE_PIXELS)        /* its threads: 4 a pixel */
 
 /* sd-cuda-bp.h's layout, under a name short enough for the indexing
  * expressions below */
@@ -133,6 +137,19 @@ template < typename T > struct Incoming
   bool present;
 };
 
+/* What the forward pass reads for one disparity: the data cost and the
+ * three incoming messages (0 where the sender does not exist). */
+struct SendInputs
+{
+  float data, a, b, c;
+};
+
+/* Reads that go out this many disparities ahead of the forward pass: each
+ * thread's pass is one dependency chain, and without them every step waited
+ * for its four loads.  4 and 8 were slower than 6 at one thread a pixel, 8
+ * within 4 % of it at four (docs/performance.md, hbp). */
+#define SEND_READ_AHEAD 6
+
 /* sd_bp_message() for one pixel: h = data + a + b + c (those present, in
  * that order), the forward pass folded into the same loop, then the
  * backward pass, the cap and the sum, and the shift to zero mean - each
@@ -144,20 +161,39 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
     Incoming < T > c, T * out, bool present, float *scratch, size_t stride,
     int D, float disc_trunc)
 {
-  float lowest = INFINITY, prev = 0.0f;
-  for (int k = 0; k < D; k++) {
+  auto load =[&](int k, SendInputs & in) {
     const size_t off = (size_t) k * stride;
-    float v = data[off];
-    if (a.present)
-      v = __fadd_rn (v, load_msg (a.base + off));
-    if (b.present)
-      v = __fadd_rn (v, load_msg (b.base + off));
-    if (c.present)
-      v = __fadd_rn (v, load_msg (c.base + off));
-    lowest = fminf (lowest, v);
-    if (k > 0)
-      v = fminf (v, __fadd_rn (prev, 1.0f));
-    scratch[k * UPDATE_BLOCK] = prev = v;
+    in.data = data[off];
+    in.a = a.present ? load_msg (a.base + off) : 0.0f;
+    in.b = b.present ? load_msg (b.base + off) : 0.0f;
+    in.c = c.present ? load_msg (c.base + off) : 0.0f;
+  };
+  SendInputs ring[SEND_READ_AHEAD];
+#pragma unroll
+  for (int r = 0; r < SEND_READ_AHEAD; r++)
+    if (r < D)
+      load (r, ring[r]);
+  float lowest = INFINITY, prev = 0.0f;
+  for (int k0 = 0; k0 < D; k0 += SEND_READ_AHEAD) {
+#pragma unroll
+    for (int r = 0; r < SEND_READ_AHEAD; r++) {
+      const int k = k0 + r;
+      if (k >= D)
+        break;
+      float v = ring[r].data;
+      if (a.present)
+        v = __fadd_rn (v, ring[r].a);
+      if (b.present)
+        v = __fadd_rn (v, ring[r].b);
+      if (c.present)
+        v = __fadd_rn (v, ring[r].c);
+      if (k + SEND_READ_AHEAD < D)
+        load (k + SEND_READ_AHEAD, ring[r]);
+      lowest = fminf (lowest, v);
+      if (k > 0)
+        v = fminf (v, __fadd_rn (prev, 1.0f));
+      scratch[k * UPDATE_BLOCK] = prev = v;
+    }
   }
   const float cap = __fadd_rn (lowest, disc_trunc);
   /* backward pass; the chain runs on uncapped values, the cap is stored */
@@ -179,7 +215,9 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
 }
 
 /* One checkerboard half-step: the pixels with x + y + parity even send,
- * one thread each. */
+ * four threads each, one per outgoing message: a message is one chain of
+ * D dependent steps, so four short chains finish sooner than one long one
+ * and give the small levels four times the threads. */
 template < typename T > __global__ void __launch_bounds__ (UPDATE_BLOCK)
 update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
     int parity, float disc_trunc)
@@ -187,13 +225,13 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
   extern __shared__ float scratch_all[];
   float *scratch = scratch_all + threadIdx.x;
   const int y = blockIdx.y;
-  const int x = 2 * (blockIdx.x * UPDATE_BLOCK + threadIdx.x) +
-      ((y + parity) & 1);
+  const int message = threadIdx.x / UPDATE_PIXELS;
+  const int x = 2 * (blockIdx.x * UPDATE_PIXELS + threadIdx.x %
+      UPDATE_PIXELS) + ((y + parity) & 1);
   if (x >= w)
     return;
   const int pitch = sd_cuda_bp_pitch (w);
   const size_t stride = pitch, self = at (x, y, 0, D, pitch);
-  const float *data = data_cost + self;
   const Incoming < T > below = { m.up + at (x, y + 1, 0, D, pitch), y + 1 < h };
   const Incoming < T > above = { m.down + at (x, y - 1, 0, D, pitch), y > 0 };
   const Incoming < T > right = { m.left + at (x + 1, y, 0, D, pitch),
@@ -201,15 +239,18 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
   };
   const Incoming < T > left = { m.right + at (x - 1, y, 0, D, pitch), x > 0 };
 
-  /* each outgoing message leaves out what came from its receiver */
-  send (data, below, right, left, m.up + self, above.present, scratch,
-      stride, D, disc_trunc);
-  send (data, above, right, left, m.down + self, below.present, scratch,
-      stride, D, disc_trunc);
-  send (data, below, above, right, m.left + self, left.present, scratch,
-      stride, D, disc_trunc);
-  send (data, below, above, left, m.right + self, right.present, scratch,
-      stride, D, disc_trunc);
+  /* each outgoing message leaves out what came from its receiver and adds
+   * the others in the CPU's order: up (below, right, left), down (above,
+   * right, left), left (below, above, right), right (below, above, left) */
+  const Incoming < T > a = message == 1 ? above : below;
+  const Incoming < T > b = message < 2 ? right : above;
+  const Incoming < T > c = message == 2 ? right : left;
+  T *const out = message == 0 ? m.up : message == 1 ? m.down :
+      message == 2 ? m.left : m.right;
+  const bool receiver = message == 0 ? above.present : message == 1 ?
+      below.present : message == 2 ? left.present : right.present;
+  send (data_cost + self, a, b, c, out + self, receiver, scratch, stride, D,
+      disc_trunc);
 }
 
 /* belief = data + below + above + right + left, written over the data */
@@ -328,7 +369,7 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
       copy_down_kernel < T > <<<row_grid (w, h), BLOCK, 0, stream>>> (c, m,
           cw, w, D);
     }
-    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_BLOCK), h);
+    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_PIXELS), h);
     for (int t = 0; t < p->iterations; t++)
       update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (data +
           lv[l].offset, m, w, h, D, t & 1, disc_trunc);
