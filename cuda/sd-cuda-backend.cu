@@ -81,7 +81,7 @@ struct SdCudaPipeline
   uint32_t *right_key;
   /* their staging carved out of host_block, the rest out of dev_block */
   SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
-  SdCudaTiledGraph *tiled_graph;        /* tiled-bp's launches */
+  SdCudaGraph *bp_graph;        /* hbp's or tiled-bp's launches */
   /* rectification: both views' maps on the device (NULL: none), and the
    * rectified luma carved out of dev_block */
   int32_t *rect_maps;
@@ -447,10 +447,10 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
     };
     if (p->algorithm == SD_ALGORITHM_HBP)
       CHECK (sd_cuda_hbp (p, pre, s->census, s->volume, &read_out, w, h,
-              s->stream), "propagating beliefs");
+              &s->bp_graph, s->stream), "propagating beliefs");
     else
       CHECK (sd_cuda_tiled_bp (p, pre, s->census, s->volume, &read_out, w,
-              h, &s->info, &s->tiled_graph, s->stream),
+              h, &s->info, &s->bp_graph, s->stream),
           "propagating beliefs over tiles");
     if (marks) {
       CHECK (cudaEventRecord (marks[2], s->stream), "recording an event");
@@ -822,7 +822,7 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
     return;
   select_device (s, NULL);
   synchronize_streams (s);
-  sd_cuda_tiled_graph_free (s->tiled_graph);
+  sd_cuda_graph_free (s->bp_graph);
   release_buffers (s);
   cudaFree (s->rect_maps);
   destroy_events (s);

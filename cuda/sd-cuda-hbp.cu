@@ -24,6 +24,7 @@
  * Measured against one thread a pixel and other block shapes in
  * docs/performance.md (hbp). */
 #include <cuda_fp16.h>
+#include <string.h>
 
 #include "sd-cuda-bp.h"
 #include "sd-cuda-hbp.h"
@@ -329,23 +330,40 @@ row_grid (int w, int h)
   return dim3 (sd_cuda_div_up (w, BLOCK), h);
 }
 
-template < typename T > static cudaError_t
-run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
-    const LevelGeometry * lv, int n, cudaStream_t stream)
+/* What one frame's propagation is enqueued from, after the images: the
+ * graph's key (sd-cuda-graph.h), so cleared before it is filled. */
+typedef struct
 {
-  const int D = p->num_disparities;
-  const float disc_trunc = sd_params_bp_disc_trunc (p);
-  /* the messages under construction: D floats a thread.  The attribute
-   * belongs to the kernel, not to this engine, so it is always set to what
-   * the largest range needs: another engine, in another thread, setting it
-   * for a smaller range between this call and its launches must not make
-   * them fail. */
-  const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
-  cudaError_t e = cudaFuncSetAttribute (update_kernel < T >,
+  SdCudaBpCost cost;
+  float *data;                  /* the data costs of all levels */
+  void *msgs;                   /* the four message arrays of all levels */
+  size_t elements;              /* of one all-levels array */
+  LevelGeometry lv[SD_MAX_BP_LEVELS];
+  int n, D, min_disparity, iterations, half;
+  float disc_trunc;
+} HbpArgs;
+
+/* The messages under construction: D floats a thread.  The attribute
+ * belongs to the kernel, not to this engine, so it is always set to what
+ * the largest range needs: another engine, in another thread, setting it
+ * for a smaller range between this call and its launches must not make
+ * them fail. */
+template < typename T > static cudaError_t
+allow_update_smem (void)
+{
+  return cudaFuncSetAttribute (update_kernel < T >,
       cudaFuncAttributeMaxDynamicSharedMemorySize,
       UPDATE_BLOCK * SD_MAX_DISPARITIES * (int) sizeof (float));
-  if (e != cudaSuccess)
-    return e;
+}
+
+template < typename T > static cudaError_t
+enqueue_levels (const HbpArgs * a, cudaStream_t stream)
+{
+  const int D = a->D, n = a->n;
+  const LevelGeometry *lv = a->lv;
+  T *const msg_base = (T *) a->msgs;
+  const size_t elements = a->elements;
+  const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
   for (int l = n - 1; l >= 0; l--) {
     const int w = lv[l].width, h = lv[l].height;
     Messages < T > m = { msg_base + lv[l].offset,
@@ -370,16 +388,34 @@ run_levels (const SdParams * p, float *data, T * msg_base, size_t elements,
           cw, w, D);
     }
     const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_PIXELS), h);
-    for (int t = 0; t < p->iterations; t++)
-      update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (data +
-          lv[l].offset, m, w, h, D, t & 1, disc_trunc);
+    for (int t = 0; t < a->iterations; t++)
+      update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (a->data +
+          lv[l].offset, m, w, h, D, t & 1, a->disc_trunc);
   }
   Messages < T > m0 = { msg_base, msg_base + elements,
     msg_base + 2 * elements, msg_base + 3 * elements
   };
   belief_kernel < T > <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
-      stream>>> (data, m0, lv[0].width, lv[0].height, D);
+      stream>>> (a->data, m0, lv[0].width, lv[0].height, D);
   return cudaGetLastError ();
+}
+
+/* Data costs, their pyramid, every level's message passing and the
+ * beliefs: about 50 launches on a small frame, captured into one graph. */
+static cudaError_t
+enqueue_propagation (const void *args, cudaStream_t stream)
+{
+  const HbpArgs *a = (const HbpArgs *) args;
+  const LevelGeometry *lv = a->lv;
+  data_cost_kernel <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
+      stream>>> (a->cost, a->data, lv[0].width, lv[0].height, a->D,
+      sd_cuda_bp_pitch (lv[0].width), a->min_disparity);
+  for (int l = 1; l < a->n; l++)
+    sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
+        stream>>> (a->data + lv[l - 1].offset, a->data + lv[l].offset,
+        lv[l - 1].width, lv[l - 1].height, lv[l].width, a->D);
+  return a->half ? enqueue_levels < __half > (a, stream) :
+      enqueue_levels < float >(a, stream);
 }
 
 static uint8_t *
@@ -391,35 +427,32 @@ align_256 (uint8_t * p)
 cudaError_t
 sd_cuda_hbp (const SdParams * p, const uint8_t * images,
     const uint64_t * census, void *workspace, const SdCudaReadOut * out,
-    int w, int h, cudaStream_t stream)
+    int w, int h, SdCudaGraph ** cache, cudaStream_t stream)
 {
-  const int D = p->num_disparities;
   const size_t npix = (size_t) w * h;
-  LevelGeometry lv[SD_MAX_BP_LEVELS];
-  int n;
-  const size_t elements = level_geometry (p, w, h, lv, &n);
+  HbpArgs a;
+  memset (&a, 0, sizeof (a));   /* compared bytewise by the graph cache */
+  a.elements = level_geometry (p, w, h, a.lv, &a.n);
   uint8_t *ws = (uint8_t *) workspace;
   float *smooth = (float *) align_256 (ws);     /* left, right */
   float *tmp = (float *) align_256 ((uint8_t *) (smooth + 2 * npix));
-  float *data = (float *) align_256 ((uint8_t *) (tmp + 2 * npix));
-  void *msgs = align_256 ((uint8_t *) (data + elements));
+  a.data = (float *) align_256 ((uint8_t *) (tmp + 2 * npix));
+  a.msgs = align_256 ((uint8_t *) (a.data + a.elements));
+  a.cost = sd_cuda_bp_cost_source (p, smooth, census, npix);
+  a.D = p->num_disparities;
+  a.min_disparity = p->min_disparity;
+  a.iterations = p->iterations;
+  a.half = p->bp_precision == SD_BP_PRECISION_HALF;
+  a.disc_trunc = sd_params_bp_disc_trunc (p);
 
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, tmp, w, h, stream);
+  if (e == cudaSuccess)
+    e = a.half ? allow_update_smem < __half > () :
+        allow_update_smem < float >();
+  if (e == cudaSuccess)
+    e = sd_cuda_graph_launch (cache, &a, sizeof (a), enqueue_propagation,
+        stream);
   if (e != cudaSuccess)
     return e;
-  data_cost_kernel <<<row_grid (w, h), BLOCK, 0, stream>>>
-      (sd_cuda_bp_cost_source (p, smooth, census, npix), data, w, h, D,
-      sd_cuda_bp_pitch (w), p->min_disparity);
-  for (int l = 1; l < n; l++)
-    sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
-        stream>>> (data + lv[l - 1].offset, data + lv[l].offset,
-        lv[l - 1].width, lv[l - 1].height, lv[l].width, D);
-
-  e = p->bp_precision == SD_BP_PRECISION_HALF ?
-      run_levels < __half > (p, data, (__half *) msgs, elements, lv, n,
-      stream) :
-      run_levels < float >(p, data, (float *) msgs, elements, lv, n, stream);
-  if (e != cudaSuccess)
-    return e;
-  return sd_cuda_bp_read_out (p, data, out, w, h, stream);
+  return sd_cuda_bp_read_out (p, a.data, out, w, h, stream);
 }

@@ -8,7 +8,7 @@
  * (reverse pass) wrote, so one thread block visits each tile of a diagonal
  * at once, and the diagonals run one launch each, in order on the
  * engine's stream.  The launches of every pass are captured once per
- * (size, parameters) into a CUDA graph and replayed.  Each launch after
+ * (size, parameters) into a CUDA graph and replayed (sd-cuda-graph.h).  Each launch after
  * the first is programmatic (PDL): it may start while the one before runs,
  * clears its tile and loads its data costs, which no diagonal writes, and
  * only then waits (cudaGridDependencySynchronize) for the diagonal before
@@ -56,6 +56,7 @@ typedef struct
   float *belief;                /* sd-cuda-bp.h's layout */
   int w, h, D, K, T, tiles_x, tiles_y, min_disparity, inner, outer;
   int disc_trunc;
+  int cc_major;                 /* the device's: PDL from 9 */
 } TiledArgs;
 
 #define VISIT_THREADS 256
@@ -472,49 +473,21 @@ tiled_bp_diagonal_kernel (TiledArgs a, int d, int belief)
   visit < K > (a, reinterpret_cast < int *>(sm4), d - ty, ty, belief);
 }
 
-/* Every pass's launches, captured once for the arguments they were
- * captured with (sizes, parameters, workspace pointers). */
-struct SdCudaTiledGraph
-{
-  TiledArgs args;
-  cudaGraphExec_t exec;
-};
-
-void
-sd_cuda_tiled_graph_free (SdCudaTiledGraph * g)
-{
-  if (g && g->exec)
-    cudaGraphExecDestroy (g->exec);
-  free (g);
-}
-
+/* Every pass's launches: the diagonals of each raster and reverse pass,
+ * captured into one graph (sd_cuda_tiled_bp). */
 template < int K > static cudaError_t
-launch (TiledArgs * a, const SdCudaDeviceInfo * info,
-    SdCudaTiledGraph ** cache, cudaStream_t stream)
+enqueue_passes (const void *args, cudaStream_t stream)
 {
-  if (*cache && memcmp (&(*cache)->args, a, sizeof (*a)) == 0)
-    return cudaGraphLaunch ((*cache)->exec, stream);
-  sd_cuda_tiled_graph_free (*cache);
-  *cache = NULL;
-  const size_t smem = visit_layout (a->T, a->D).total * sizeof (int);
-  /* the attribute belongs to the kernel, not to this engine: always the
-   * device's limit, so that another engine cannot lower it under us */
-  cudaError_t e = cudaFuncSetAttribute (tiled_bp_diagonal_kernel < K >,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, info->max_smem_optin);
-  if (e != cudaSuccess)
-    return e;
-  const int threads = visit_threads (a->T);
+  const TiledArgs *a = (const TiledArgs *) args;
   const int diagonals = a->tiles_x + a->tiles_y - 1;
-  e = cudaStreamBeginCapture (stream, cudaStreamCaptureModeThreadLocal);
-  if (e != cudaSuccess)
-    return e;
   cudaLaunchAttribute pdl;
   pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   pdl.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = { };
-  config.blockDim = dim3 (threads);
-  config.dynamicSmemBytes = smem;
+  config.blockDim = dim3 (visit_threads (a->T));
+  config.dynamicSmemBytes = visit_layout (a->T, a->D).total * sizeof (int);
   config.stream = stream;
+  cudaError_t e = cudaSuccess;
   for (int o = 0; o < a->outer && e == cudaSuccess; o++)
     for (int reverse = 0; reverse < 2 && e == cudaSuccess; reverse++)
       for (int s = 0; s < diagonals && e == cudaSuccess; s++) {
@@ -524,31 +497,25 @@ launch (TiledArgs * a, const SdCudaDeviceInfo * info,
         /* every launch but the graph's first follows a diagonal; PDL
          * needs sm_90 */
         config.attrs = &pdl;
-        config.numAttrs = o + reverse + s > 0 && info->cc_major >= 9;
+        config.numAttrs = o + reverse + s > 0 && a->cc_major >= 9;
         e = cudaLaunchKernelEx (&config, tiled_bp_diagonal_kernel < K >, *a,
             d, (int) (reverse && o + 1 == a->outer));
       }
-  cudaGraph_t graph;
-  const cudaError_t end = cudaStreamEndCapture (stream, &graph);
-  if (e == cudaSuccess)
-    e = end;
-  else if (end == cudaSuccess)
-    cudaGraphDestroy (graph);
+  return e;
+}
+
+template < int K > static cudaError_t
+launch (const TiledArgs * a, const SdCudaDeviceInfo * info,
+    SdCudaGraph ** cache, cudaStream_t stream)
+{
+  /* the attribute belongs to the kernel, not to this engine: always the
+   * device's limit, so that another engine cannot lower it under us */
+  const cudaError_t e = cudaFuncSetAttribute (tiled_bp_diagonal_kernel < K >,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, info->max_smem_optin);
   if (e != cudaSuccess)
     return e;
-  SdCudaTiledGraph *g = (SdCudaTiledGraph *) calloc (1, sizeof (*g));
-  if (!g)
-    e = cudaErrorMemoryAllocation;
-  else
-    e = cudaGraphInstantiate (&g->exec, graph, 0);
-  cudaGraphDestroy (graph);
-  if (e != cudaSuccess) {
-    sd_cuda_tiled_graph_free (g);
-    return e;
-  }
-  g->args = *a;
-  *cache = g;
-  return cudaGraphLaunch (g->exec, stream);
+  return sd_cuda_graph_launch (cache, a, sizeof (*a), enqueue_passes < K >,
+      stream);
 }
 
 static size_t
@@ -625,7 +592,7 @@ cudaError_t
 sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
     const uint64_t * census, void *workspace, const SdCudaReadOut * out,
     int w, int h,
-    const SdCudaDeviceInfo * info, SdCudaTiledGraph ** cache,
+    const SdCudaDeviceInfo * info, SdCudaGraph ** cache,
     cudaStream_t stream)
 {
   const TiledGeometry g = geometry (p, w, h);
@@ -652,6 +619,7 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   a.inner = p->inner_iterations;
   a.outer = p->outer_iterations;
   a.disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
+  a.cc_major = info->cc_major;
 
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, smooth + 2 * npix,
       w, h, stream);

@@ -3,6 +3,7 @@
 #ifndef SD_CUDA_TILEDBP_H
 #define SD_CUDA_TILEDBP_H
 
+#include "sd-cuda-graph.h"
 #include "sd-cuda-internal.h"
 
 /* The most disparities the tile kernels hold in registers. */
@@ -18,18 +19,14 @@ bool sd_cuda_tiled_bp_fits (const SdParams * params, int max_smem,
 size_t sd_cuda_tiled_bp_workspace_bytes (const SdParams * params, int w,
     int h);
 
-/* The launches of one frame, kept by the engine between frames (NULL at
- * first; sd_cuda_tiled_bp rebuilds it when sizes or parameters change). */
-typedef struct SdCudaTiledGraph SdCudaTiledGraph;
-void sd_cuda_tiled_graph_free (SdCudaTiledGraph * graph);
-
 /* images: two packed GRAY8 planes (left, then right; prefiltered);
  * census: their census signatures, read when params->cost is census (as
- * sd_cuda_hbp).  Reads the beliefs out into out.  Only enqueues on
- * stream. */
+ * sd_cuda_hbp).  Reads the beliefs out into out.  cache: the engine's
+ * graph of the passes' launches, rebuilt when sizes or parameters change.
+ * Only enqueues on stream. */
 cudaError_t sd_cuda_tiled_bp (const SdParams * params,
     const uint8_t * images, const uint64_t * census, void *workspace,
     const SdCudaReadOut * out, int w, int h, const SdCudaDeviceInfo * info,
-    SdCudaTiledGraph ** cache, cudaStream_t stream);
+    SdCudaGraph ** cache, cudaStream_t stream);
 
 #endif
