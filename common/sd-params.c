@@ -66,6 +66,14 @@ const SdEnumEntry sd_fill_holes_entries[] = {
   {NULL, 0, NULL}
 };
 
+const SdEnumEntry sd_p2_adaptive_entries[] = {
+  {"off", SD_P2_ADAPTIVE_OFF, "P2 everywhere"},
+  {"on", SD_P2_ADAPTIVE_ON, "P2 * 8 / (8 + intensity step), at least P1"},
+  {"auto", SD_P2_ADAPTIVE_AUTO, "on where fill-holes fills the holes, off "
+        "where they stay"},
+  {NULL, 0, NULL}
+};
+
 #define INT(n, b, f, lo, hi, nt) {n, b, SD_PARAM_INT, offsetof (SdParams, f), \
       lo, hi, false, nt, NULL}
 #define FLOAT(n, b, f, lo, hi, above, nt) {n, b, SD_PARAM_FLOAT, \
@@ -97,7 +105,8 @@ const SdParamDesc sd_param_descs[] = {
       "it must not exceed p2"),
   INT ("p2", "SGM penalty for a larger disparity change (at least p1)", p2,
       1, SD_MAX_P2, NULL),
-  BOOL ("p2-adaptive", "Lower p2 across intensity edges", p2_adaptive),
+  ENUM ("p2-adaptive", "Lower p2 across intensity edges", p2_adaptive,
+      sd_p2_adaptive_entries),
   INT ("uniqueness", "Percent by which the best cost must beat the second "
       "best (0 = off)", uniqueness, 0, 99, "percent"),
   BOOL ("subpixel", "Refine disparities to 1/16 pixel", subpixel),
@@ -176,7 +185,7 @@ sd_params_init (SdParams * p)
    * and only the left-right check invalidates */
   p->p1 = 40;
   p->p2 = 128;
-  p->p2_adaptive = false;
+  p->p2_adaptive = SD_P2_ADAPTIVE_AUTO;
   p->uniqueness = 0;
   p->subpixel = true;
   p->lr_check = 3;
@@ -233,6 +242,13 @@ sd_params_fill_holes (const SdParams * p)
 {
   return p->fill_holes == SD_FILL_HOLES_AUTO ? p->algorithm !=
       SD_ALGORITHM_SGM : p->fill_holes == SD_FILL_HOLES_ON;
+}
+
+bool
+sd_params_p2_adaptive (const SdParams * p)
+{
+  return p->p2_adaptive == SD_P2_ADAPTIVE_AUTO ? sd_params_fill_holes (p) :
+      p->p2_adaptive == SD_P2_ADAPTIVE_ON;
 }
 
 static bool

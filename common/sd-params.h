@@ -58,6 +58,13 @@ typedef enum
 
 typedef enum
 {
+  SD_P2_ADAPTIVE_OFF,
+  SD_P2_ADAPTIVE_ON,
+  SD_P2_ADAPTIVE_AUTO,          /* on where the holes are filled */
+} SdP2Adaptive;
+
+typedef enum
+{
   SD_OUTPUT_DISPARITY,          /* round(16 * d), 0 = invalid */
   SD_OUTPUT_DEPTH,              /* millimetres, 0 = invalid, 65535 = that or farther */
 } SdOutput;
@@ -86,7 +93,7 @@ typedef struct
   int paths;                    /* 4 or 8 */
   int p1;                       /* 0 .. p2 */
   int p2;                       /* 1 .. 4095 */
-  bool p2_adaptive;
+  SdP2Adaptive p2_adaptive;
   int uniqueness;               /* percent, 0 (off) .. 99 */
   bool subpixel;
   int lr_check;                 /* max |dL - dR| in pixels, 0 .. 255, or -1 (off) */
@@ -158,6 +165,7 @@ extern const SdEnumEntry sd_output_entries[];
 extern const SdEnumEntry sd_census_window_entries[];
 extern const SdEnumEntry sd_bp_precision_entries[];
 extern const SdEnumEntry sd_fill_holes_entries[];
+extern const SdEnumEntry sd_p2_adaptive_entries[];
 
 /* The pyramid depth hbp uses for an image: params->levels, or when that is
  * 0 one that keeps the coarsest level about 16 to 32 pixels on its short
@@ -172,6 +180,12 @@ float sd_params_bp_disc_trunc (const SdParams * params);
 /* Whether the invalid pixels are filled: fill_holes, where auto means yes
  * for belief propagation and no for SGM. */
 bool sd_params_fill_holes (const SdParams * params);
+/* Whether SGM lowers P2 across intensity edges: p2_adaptive, where auto
+ * means where the holes are filled (sd_params_fill_holes).  Adaptive P2
+ * makes the dense map better on every shared set, but leaves a fifth of a
+ * tree-lined driving scene invalid when holes stay holes
+ * (docs/algorithms.md, "Adaptive P2 where holes are filled"). */
+bool sd_params_p2_adaptive (const SdParams * params);
 /* Whether params' matching cost reads census signatures (census and
  * census-ad). */
 bool sd_params_uses_census (const SdParams * params);

@@ -342,7 +342,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.D = D;
   a.p1 = p->p1;
   a.p2 = p->p2;
-  a.adaptive = p->p2_adaptive;
+  a.adaptive = sd_params_p2_adaptive (p);
 
   /* the horizontal directions (0 and 1) have the longest lines: they go
    * first in the grid so that they start early */

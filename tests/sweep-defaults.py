@@ -54,10 +54,10 @@ GRIDS = {
     "sgm": lambda: itertools.chain(
         grid(**{"census-window": ["9x7"],
                 "p1": [8, 12, 16, 20, 24, 28, 32, 40, 48, 56, 64],
-                "p2": [96, 128, 160, 193], "p2-adaptive": ["true", "false"],
+                "p2": [96, 128, 160, 193], "p2-adaptive": ["on", "off"],
                 "uniqueness": [0, 5], "lr-check": [1, 2, 3]}),
         grid(**{"census-window": ["cs9x7"], "p1": [6, 8, 10, 14],
-                "p2": [120, 160, 224], "p2-adaptive": ["true", "false"],
+                "p2": [120, 160, 224], "p2-adaptive": ["on", "off"],
                 "uniqueness": [0, 5], "lr-check": [1, 2, 3]})),
     # hbp on census costs (the default cost): data weight and truncation
     # (in differing census bits), smoothness truncation (0: scales with the

@@ -18,7 +18,7 @@ static const SdDirection directions[8] = {
 int
 sd_cpu_penalty2 (const SdParams * p, int intensity_step)
 {
-  if (!p->p2_adaptive)
+  if (!sd_params_p2_adaptive (p))
     return p->p2;
   int p2 = p->p2 * SD_P2_ADAPTIVE_STEP / (SD_P2_ADAPTIVE_STEP +
       intensity_step);

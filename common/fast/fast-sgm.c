@@ -158,7 +158,7 @@ static inline __attribute__((always_inline)) void
 sweep (const Frame * f, int n, Path * paths, uint16_t * partial)
 {
   const int w = f->width, h = f->height, dy = paths[1].dy, dx = paths[0].dx;
-  const bool adaptive = f->p->p2_adaptive;
+  const bool adaptive = sd_params_p2_adaptive (f->p);
   for (int i = 0; i < h; i++) {
     const int y = dy > 0 ? i : h - 1 - i;
     for (int j = 0; j < w; j++) {

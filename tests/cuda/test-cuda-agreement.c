@@ -347,10 +347,10 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
           p.prefilter = SD_PREFILTER_RANK));
   VARY (p.paths = 4);
   VARY ((p.paths = 4, p.cost = SD_COST_AD));
-  VARY (p.p2_adaptive = true);
-  VARY ((p.p2_adaptive = true, p.p2 = 190, p.p1 = 10));
+  VARY (p.p2_adaptive = SD_P2_ADAPTIVE_ON);
+  VARY ((p.p2_adaptive = SD_P2_ADAPTIVE_ON, p.p2 = 190, p.p1 = 10));
   VARY ((p.p2 = 300, p.p1 = 20));     /* 16-bit path volumes */
-  VARY ((p.p2 = 4095, p.p1 = 4095, p.p2_adaptive = true));
+  VARY ((p.p2 = 4095, p.p1 = 4095, p.p2_adaptive = SD_P2_ADAPTIVE_ON));
   VARY ((p.p2 = 4095, p.p1 = 0));
   VARY ((p.p1 = 0, p.p2 = 1));
   VARY (p.uniqueness = 0);
@@ -410,7 +410,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     p.paths = rnd () % 2 ? 8 : 4;
     p.p2 = 1 + rnd () % (rnd () % 2 ? 250 : 4095);
     p.p1 = rnd () % (p.p2 + 1);
-    p.p2_adaptive = rnd () % 2;
+    p.p2_adaptive = (SdP2Adaptive) (rnd () % 3);
     p.uniqueness = rnd () % 3 == 0 ? 0 : (int) (rnd () % 100);
     p.subpixel = rnd () % 4 != 0;
     p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : (int) (rnd () % 5);
@@ -620,7 +620,7 @@ middlebury (const char *data_dir, SdEngine * cpu, SdEngine * gpu,
       if (variant == 1) {
         p.paths = 4;
         p.prefilter = SD_PREFILTER_MEDIAN_RANK;
-        p.p2_adaptive = true;
+        p.p2_adaptive = SD_P2_ADAPTIVE_ON;
         p.fill_holes = SD_FILL_HOLES_ON;
       } else if (variant == 2) {
         p.cost = SD_COST_AD;

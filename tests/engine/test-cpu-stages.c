@@ -141,7 +141,7 @@ test_sgm (void)
    * only the left-to-right path changes at x1: S1 = [6 2 5] + [8 2 4] +
    * [12 2 8].  (R1 is unchanged: its step from x2 to x1 is 0, which keeps
    * P2 = 3 * 8 / 8.) */
-  p.p2_adaptive = true;
+  p.p2_adaptive = SD_P2_ADAPTIVE_ON;
   const uint8_t steps[3] = { 10, 15, 15 };
   sd_cpu_sgm (&p, cost, steps, sum, scratch, 3, 1);
   SD_CHECK (sum[3] == 26 && sum[4] == 6 && sum[5] == 17,
