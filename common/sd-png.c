@@ -46,14 +46,14 @@ sd_png_signature (const uint8_t * bytes, size_t n)
 }
 
 /* The plane format a PNG of this colour type and depth is read into (after
- * the transforms sd_png_read asks for), or -1 when it is not supported. */
-static int
+ * the transforms sd_png_read asks for): colour of any depth is RGB (16-bit
+ * colour scaled to 8 bits: matching reads 8-bit luma), grey keeps 16 bits. */
+static SdPixelFormat
 format_for (int colour_type, int depth)
 {
-  const bool colour = colour_type & PNG_COLOR_MASK_COLOR;
-  if (depth == 16)
-    return colour ? -1 : SD_PIXEL_GRAY16;
-  return colour ? SD_PIXEL_RGB : SD_PIXEL_GRAY8;
+  if (colour_type & PNG_COLOR_MASK_COLOR)
+    return SD_PIXEL_RGB;
+  return depth == 16 ? SD_PIXEL_GRAY16 : SD_PIXEL_GRAY8;
 }
 
 SdImage *
@@ -84,28 +84,27 @@ sd_png_read (FILE * f, const char *path, char *msg, size_t size)
   const png_uint_32 h = png_get_image_height (png, info);
   const int colour_type = png_get_color_type (png, info);
   const int depth = png_get_bit_depth (png, info);
-  const int format = format_for (colour_type, depth);
-  if (format < 0 || (double) w * h > SD_IMAGE_MAX_PIXELS) {
-    if (format < 0)
-      snprintf (msg, size, "%s: 16-bit colour PNG is not supported (8-bit grey "
-          "and colour and 16-bit grey are)", path);
-    else
-      snprintf (msg, size, "%s: %lux%lu is larger than the %ld pixels accepted",
-          path, (unsigned long) w, (unsigned long) h, SD_IMAGE_MAX_PIXELS);
+  const SdPixelFormat format = format_for (colour_type, depth);
+  if ((double) w * h > SD_IMAGE_MAX_PIXELS) {
+    snprintf (msg, size, "%s: %lux%lu is larger than the %ld pixels accepted",
+        path, (unsigned long) w, (unsigned long) h, SD_IMAGE_MAX_PIXELS);
     png_destroy_read_struct (&png, &info, NULL);
     return NULL;
   }
-  /* palette and low-depth grey become 8 bits; alpha is not used */
+  /* palette and low-depth grey become 8 bits, 16-bit colour too (rounded);
+   * alpha is not used */
   if (colour_type == PNG_COLOR_TYPE_PALETTE)
     png_set_palette_to_rgb (png);
   if (colour_type == PNG_COLOR_TYPE_GRAY && depth < 8)
     png_set_expand_gray_1_2_4_to_8 (png);
   if (colour_type & PNG_COLOR_MASK_ALPHA)
     png_set_strip_alpha (png);
-  if (needs_swap (depth))
+  if (format == SD_PIXEL_RGB && depth == 16)
+    png_set_scale_16 (png);
+  else if (needs_swap (depth))
     png_set_swap (png);
   png_read_update_info (png, info);
-  img = sd_image_new ((int) w, (int) h, (SdPixelFormat) format);
+  img = sd_image_new ((int) w, (int) h, format);
   rows = img ? malloc (sizeof (png_bytep) * h) : NULL;
   if (!rows) {
     snprintf (msg, size, "%s: out of memory", path);

@@ -11,9 +11,9 @@
 /* Whether the first n bytes of a file are PNG's signature. */
 bool sd_png_signature (const uint8_t * bytes, size_t n);
 
-/* Reads a PNG from f (at its start): 8-bit grey gives GRAY8, 8-bit colour
- * (and palette) RGB, 16-bit grey GRAY16 (host-endian); alpha is dropped,
- * 1- to 4-bit grey is expanded to 8 bits.  16-bit colour is refused.
+/* Reads a PNG from f (at its start): 8-bit grey gives GRAY8, colour (and
+ * palette) RGB, 16-bit colour scaled to 8 bits, 16-bit grey GRAY16
+ * (host-endian); alpha is dropped, 1- to 4-bit grey is expanded to 8 bits.
  * Returns NULL with a sentence naming path in msg on failure. */
 SdImage *sd_png_read (FILE * f, const char *path, char *msg, size_t size);
 

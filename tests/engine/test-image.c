@@ -123,12 +123,24 @@ png_checks (void)
             "\x32", 9) == 0, "palette not looked up");
   sd_image_free (pal);
 
-  /* refused: 16-bit colour, a truncated file, a float plane as PNG */
-  const uint8_t rgb16[6] = { 0 };
-  write_png ("rgb16.png", 1, 1, 16, PNG_COLOR_TYPE_RGB, rgb16, NULL, 0);
-  SD_CHECK (sd_image_read (tmp_path ("rgb16.png"), msg, sizeof (msg)) ==
-      NULL, "16-bit colour PNG accepted");
-  SD_CHECK (strstr (msg, "16-bit colour") != NULL, "message: %s", msg);
+  /* 16-bit colour (with alpha, here) is read as 8-bit RGB, each sample
+   * v scaled to round (v * 255 / 65535) */
+  const uint8_t rgba16[16] = { 0xff, 0xff, 0x80, 0x80, 0x00, 0x00, 0x12, 0x34,
+    0x01, 0x00, 0x00, 0x7f, 0xfe, 0xff, 0xab, 0xcd
+  };
+  write_png ("rgba16.png", 2, 1, 16, PNG_COLOR_TYPE_RGB_ALPHA, rgba16, NULL,
+      0);
+  SdImage *c16 = sd_image_read (tmp_path ("rgba16.png"), msg, sizeof (msg));
+  SD_CHECK (c16 && c16->plane.format == SD_PIXEL_RGB, "%s", msg);
+  if (c16) {
+    const uint8_t *v = c16->plane.data;
+    SD_CHECK (memcmp (v, "\xff\x80\x00\x01\x00\xfe", 6) == 0,
+        "16-bit colour not scaled to 8 bits: %02x %02x %02x %02x %02x %02x",
+        v[0], v[1], v[2], v[3], v[4], v[5]);
+  }
+  sd_image_free (c16);
+
+  /* refused: a truncated file, a float plane as PNG */
   FILE *f = fopen (tmp_path ("g8.png"), "rb");
   char bytes[4096];
   const size_t n = fread (bytes, 1, sizeof (bytes), f);
