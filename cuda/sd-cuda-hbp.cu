@@ -30,8 +30,9 @@
 #include "sd-cuda-hbp.h"
 
 #define BLOCK 128               /* threads of the per-pixel kernels */
-#define UPDATE_PIXELS 32        /* pixels of a block of the message kernel: 16 was
-                                 * 5 to 9 % slower above 21 disparities */
+/* pixels of a block of the message kernel: 16 was 5 to 9 % slower above 21
+ * disparities */
+#define UPDATE_PIXELS 32
 #define UPDATE_BLOCK (4 * UPDATE_PIXELS)        /* its threads: 4 a pixel */
 
 /* sd-cuda-bp.h's layout, under a name short enough for the indexing

@@ -21,7 +21,7 @@ typedef struct
   GThread *thread;
   gboolean running;
   gboolean idle;                /* the thread sleeps without a deadline */
-  gboolean recheck;             /* a setting changed since the thread read them */
+  gboolean recheck;             /* a setting changed since the thread read it */
   gint64 arrival[2];            /* monotonic time (us) of each input's last frame */
   gboolean silent[2];           /* declared silent, not back yet */
   gboolean ended[2];            /* EOS entered the pad (and no flush since) */
