@@ -26,6 +26,17 @@ sd_output_depth_scale (const SdParams * p)
   return (uint64_t) llround ((double) p->focal_length * p->baseline * 16.0);
 }
 
+/* The smallest and largest engine disparity (16 d) the output holds: what
+ * subpixel refinement gives at either end of the range searched
+ * (docs/output-format.md), and at least 1 (0 reads as invalid). */
+SD_OUTPUT_FN void
+sd_output_disparity_bounds (const SdParams * p, int *lo, int *hi)
+{
+  const int low = 16 * p->min_disparity - 8;
+  *lo = low < 1 ? 1 : low;
+  *hi = 16 * (p->min_disparity + p->num_disparities - 1) + 8;
+}
+
 /* The output value of an engine disparity disp (16 * d, or -1 invalid):
  * disparity output (depth_scale 0) gives disp, 0 when invalid; depth
  * output gives round(depth_scale / disp) millimetres, at least 1 (0 is

@@ -111,8 +111,9 @@ const SdParamDesc sd_param_descs[] = {
       "best (0 = off)", uniqueness, 0, 99, "percent"),
   BOOL ("subpixel", "Refine disparities to 1/16 pixel", subpixel),
   INT ("lr-check", "Largest left-right disparity difference kept, in pixels "
-      "(-1 = no check)", lr_check, SD_LR_CHECK_OFF, 255,
-      "-1 turns the check off"),
+      "(-1 = no check, -2 = auto: 1 where fill-holes fills the holes, 3 "
+      "where they stay)", lr_check, SD_LR_CHECK_AUTO, 255,
+      "-1 turns the check off, -2 is auto"),
   BOOL ("median", "3x3 median filter on the disparity", median),
   ENUM ("fill-holes", "Fill invalid pixels and small isolated segments "
       "from their neighbours",
@@ -188,7 +189,7 @@ sd_params_init (SdParams * p)
   p->p2_adaptive = SD_P2_ADAPTIVE_AUTO;
   p->uniqueness = 0;
   p->subpixel = true;
-  p->lr_check = 3;
+  p->lr_check = SD_LR_CHECK_AUTO;
   p->median = true;
   p->fill_holes = SD_FILL_HOLES_AUTO;
   p->guided_median = true;
@@ -249,6 +250,14 @@ sd_params_p2_adaptive (const SdParams * p)
 {
   return p->p2_adaptive == SD_P2_ADAPTIVE_AUTO ? sd_params_fill_holes (p) :
       p->p2_adaptive == SD_P2_ADAPTIVE_ON;
+}
+
+int
+sd_params_lr_check (const SdParams * p)
+{
+  if (p->lr_check != SD_LR_CHECK_AUTO)
+    return p->lr_check;
+  return sd_params_fill_holes (p) ? SD_LR_CHECK_FILLED : SD_LR_CHECK_KEPT;
 }
 
 static bool

@@ -168,7 +168,7 @@ sd_cuda_bp_read_out (const SdParams * p, const float *belief,
   disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
       out->disp, out->margin, w, h, p->num_disparities, p->min_disparity,
       p->subpixel, scale);
-  if (p->lr_check != SD_LR_CHECK_OFF)
+  if (sd_params_lr_check (p) != SD_LR_CHECK_OFF)
     right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
         out->right_key, w, h, p->num_disparities, p->min_disparity);
   return cudaGetLastError ();

@@ -91,7 +91,7 @@ cudaError_t sd_cuda_wta (const SdParams * params,
 
 /* What a belief propagation read-out writes: the left disparity (16 * d or
  * SD_DISP_INVALID), each pixel's margin (NULL: no confidence asked for)
- * and, when params->lr_check is on, the right pixels' keys (all ones for
+ * and, when sd_params_lr_check() is on, the right pixels' keys (all ones for
  * none, dmin + k in the low byte otherwise). */
 typedef struct
 {

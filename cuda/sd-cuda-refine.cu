@@ -4,6 +4,7 @@
  * input (sd-cuda-guided-median.cu writes the output then). */
 #include "sd-cuda-internal.h"
 #include "sd-confidence.h"
+#include "sd-edge-fill.h"
 #include "sd-output.h"
 
 #define SD_INF16 0x7fff
@@ -98,14 +99,79 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
   sd_write_confidence (conf, margin, row + x, out, lr, diff);
 }
 
+/* Calls take(t, v) for the row's first SD_EDGE_FILL_FIT valid pixels
+ * from first (t = x - first) in the lanes that read them; returns how many
+ * there were.  A warp's ballots count the valid pixels before each lane. */
+template < typename Take > __device__ int
+for_fit_pixels (const int16_t * src, int width, int first, int lane,
+    Take take)
+{
+  int n = 0;
+  for (int x0 = first; x0 < width && n < SD_EDGE_FILL_FIT; x0 += 32) {
+    const int x = x0 + lane;
+    const int v = x < width ? src[x] : 0;
+    const unsigned valid = __ballot_sync (0xffffffffu, v >= 1);
+    const int rank = n + __popc (valid & ((1u << lane) - 1));
+    if (v >= 1 && rank < SD_EDGE_FILL_FIT)
+      take (x - first, v);
+    n = min (n + __popc (valid), SD_EDGE_FILL_FIT);
+  }
+  return n;
+}
+
+__device__ int64_t
+warp_sum (int64_t v)
+{
+  for (int d = 16; d > 0; d >>= 1)
+    v += __shfl_xor_sync (0xffffffffu, v, d);
+  return v;
+}
+
+/* sd_fill_row_start() by a warp: *first gets the row's first valid pixel
+ * (width if none), and the result says whether the holes before it take
+ * the line *fit.  Integer sums, so the lanes' order changes nothing. */
+__device__ bool
+row_start_line (const int16_t * src, int width, int lane, SdEdgeFit * fit,
+    int *first)
+{
+  *first = width;
+  for (int x0 = 0; x0 < width; x0 += 32) {
+    const int x = x0 + lane;
+    const unsigned valid = __ballot_sync (0xffffffffu, x < width
+        && src[x] >= 1);
+    if (valid) {
+      *first = x0 + __ffs (valid) - 1;
+      break;
+    }
+  }
+  if (*first == 0 || *first == width)
+    return false;
+  SdEdgeFit part = { 0, 0, 0, 0, 0 };
+  const int n = for_fit_pixels (src, width, *first, lane,[&](int t, int v) {
+        sd_edge_fit_add (&part, t, v);});
+  if (n < SD_EDGE_FILL_FIT)
+    return false;
+  fit->n = warp_sum (part.n);
+  fit->st = warp_sum (part.st);
+  fit->sv = warp_sum (part.sv);
+  fit->stt = warp_sum (part.stt);
+  fit->stv = warp_sum (part.stv);
+  bool near = true;
+  for_fit_pixels (src, width, *first, lane,[&](int t, int v) {
+        near = near && sd_edge_fit_near (fit, t, v);});
+  return __all_sync (0xffffffffu, near);
+}
+
 /* One warp per row.  Hole filling needs, for every invalid pixel, the
  * nearest valid values on both sides: a left-to-right pass leaves the one
  * before in the output row, a right-to-left pass combines it with the one
- * after (ballots find the nearest valid lane in each 32-pixel chunk).  The
- * rows of out get the output contract, or with raw the filled disparities
- * themselves (for the guided median after it). */
+ * after (ballots find the nearest valid lane in each 32-pixel chunk); the
+ * holes a row starts with may take a line instead (row_start_line, its
+ * values within [lo, hi]).  The rows of out get the output contract, or
+ * with raw the filled disparities themselves (for the guided median after
+ * it). */
 __global__ void
-sd_output_kernel (const int16_t * disp, int fill, int raw,
+sd_output_kernel (const int16_t * disp, int fill, int raw, int lo, int hi,
     uint64_t depth_scale, uint16_t * out, size_t out_pitch, int width,
     int height)
 {
@@ -120,6 +186,9 @@ sd_output_kernel (const int16_t * disp, int fill, int raw,
       dst[x] = sd_output_value (src[x], depth_scale);
     return;
   }
+  SdEdgeFit fit;
+  int first;
+  const bool line = row_start_line (src, width, lane, &fit, &first);
   /* before: the last valid value at or left of x (carried across chunks);
    * a disparity of 0 is a hole, as sd_cpu_fill_holes() says */
   int carry = SD_DISP_INVALID;
@@ -153,6 +222,8 @@ sd_output_kernel (const int16_t * disp, int fill, int raw,
       int r;
       if (v != SD_DISP_INVALID) {
         r = v;
+      } else if (line && x < first) {
+        r = sd_edge_fit_value (&fit, x - first, lo, hi);
       } else {
         const int before = (int16_t) dst[x];
         r = before;
@@ -173,12 +244,13 @@ sd_cuda_check_median (const SdParams * p, int16_t * disp,
     int16_t ** result)
 {
   *result = disp;
-  if (p->lr_check == SD_LR_CHECK_OFF && !p->median && !margin)
+  const int lr_check = sd_params_lr_check (p);
+  if (lr_check == SD_LR_CHECK_OFF && !p->median && !margin)
     return cudaSuccess;
   dim3 block (32, 8);
   dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
   sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
-      p->lr_check, p->min_disparity, p->median, tmp, margin,
+      lr_check, p->min_disparity, p->median, tmp, margin,
       margin ? conf : NULL, width, height);
   *result = tmp;
   return cudaGetLastError ();
@@ -196,16 +268,18 @@ sd_cuda_finish (const SdParams * p, int16_t * disp, const uint8_t * guide,
     if (e != cudaSuccess)
       return e;
   }
+  int lo, hi;
+  sd_output_disparity_bounds (p, &lo, &hi);
   const uint64_t depth_scale = sd_output_depth_scale (p);
   const int rows = sd_cuda_div_up (height, 8);
   if (!p->guided_median) {
-    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, fill, 0,
+    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, fill, 0, lo, hi,
         depth_scale, out, out_pitch, width, height);
     return cudaGetLastError ();
   }
   if (fill) {
-    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, 1, 1, depth_scale,
-        (uint16_t *) filled, (size_t) width * sizeof (int16_t), width,
+    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, 1, 1, lo, hi,
+        depth_scale, (uint16_t *) filled, (size_t) width * sizeof (int16_t), width,
         height);
     const cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)

@@ -183,7 +183,7 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
   a.dmin = p->min_disparity;
   a.uniqueness = p->uniqueness;
   a.subpixel = p->subpixel;
-  a.lr = p->lr_check != SD_LR_CHECK_OFF;
+  a.lr = sd_params_lr_check (p) != SD_LR_CHECK_OFF;
   if (a.lr) {
     /* no candidate: invalid; the tiles lower it with atomicMin */
     cudaError_t e = cudaMemsetAsync (a.right_key, 0xff,

@@ -6,6 +6,7 @@
 #include "../fast/sd-fast.h"
 #include "../sd-band.h"
 #include "../sd-engine.h"
+#include "../sd-output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ reference_sgm (const SdParams * p, const uint8_t * cost,
   uint16_t *scratch = sum + (size_t) height * width * p->num_disparities;
   sd_cpu_sgm (p, cost, guide, sum, scratch, width, height);
   sd_cpu_wta (p, sum, disp, margin, width, height);
-  if (p->lr_check != SD_LR_CHECK_OFF)
+  if (sd_params_lr_check (p) != SD_LR_CHECK_OFF)
     sd_cpu_right_disparity (p, sum, right_disp, width, height);
 }
 
@@ -191,7 +192,7 @@ reference_bp_disparities (const SdParams * p, const float *belief,
     int height)
 {
   sd_cpu_bp_disparity (p, belief, disp, margin, width, height);
-  if (p->lr_check != SD_LR_CHECK_OFF)
+  if (sd_params_lr_check (p) != SD_LR_CHECK_OFF)
     sd_cpu_bp_right_disparity (p, belief, right_disp, width, height);
 }
 
@@ -306,7 +307,7 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
   if (!ok)
     return false;
 
-  if (p->lr_check != SD_LR_CHECK_OFF)
+  if (sd_params_lr_check (p) != SD_LR_CHECK_OFF)
     (s->fast ? sd_fast_lr_check : sd_cpu_lr_check) (p, disp, right_disp, w,
         h);
   const int16_t *checked = disp;
@@ -340,7 +341,9 @@ finish_frame (SdCpuState * s, const SdParams * p, int16_t * disp,
     sd_cpu_remove_speckles (disp, confidence ? sd_plane_row (confidence,
             0) : NULL, confidence ? confidence->stride : 0, w, h, seen,
         queue);
-    sd_cpu_fill_holes (disp, w, h);
+    int lo, hi;
+    sd_output_disparity_bounds (p, &lo, &hi);
+    sd_cpu_fill_holes (disp, w, h, lo, hi);
   }
   if (p->guided_median) {
     int16_t *filtered = reserve (s, GUIDED, (size_t) w * h * sizeof (int16_t));

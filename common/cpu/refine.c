@@ -3,6 +3,7 @@
 #include "sd-cpu.h"
 
 #include "../sd-confidence.h"
+#include "../sd-edge-fill.h"
 #include "../sd-guided-median.h"
 #include "../sd-output.h"
 #include "../sd-speckle.h"
@@ -110,6 +111,7 @@ void
 sd_cpu_lr_check (const SdParams * p, int16_t * disp,
     const int16_t * right_disp, int width, int height)
 {
+  const int tolerance = sd_params_lr_check (p);
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       int16_t *v = disp + (size_t) y * width + x;
@@ -118,7 +120,7 @@ sd_cpu_lr_check (const SdParams * p, int16_t * disp,
       const int d = (*v + SD_SUBPIXEL_SCALE / 2) / SD_SUBPIXEL_SCALE;
       const int xr = x - d;
       if (xr < 0 || right_disp[(size_t) y * width + xr] == SD_DISP_INVALID
-          || abs (right_disp[(size_t) y * width + xr] - d) > p->lr_check)
+          || abs (right_disp[(size_t) y * width + xr] - d) > tolerance)
         *v = SD_DISP_INVALID;
     }
   }
@@ -137,6 +139,7 @@ sd_cpu_confidence (const SdParams * p, const int16_t * checked,
     const int16_t * final, const int16_t * right_disp, const uint8_t * margin,
     uint8_t * conf, size_t conf_stride, int width, int height)
 {
+  const int lr_check = sd_params_lr_check (p);
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;
     uint8_t *c = conf + (size_t) y * conf_stride;
@@ -146,9 +149,9 @@ sd_cpu_confidence (const SdParams * p, const int16_t * checked,
         c[x] = 0;
         continue;
       }
-      const int diff = p->lr_check == SD_LR_CHECK_OFF ? 0 :
+      const int diff = lr_check == SD_LR_CHECK_OFF ? 0 :
           lr_diff (right_disp + row, checked[row + x], x);
-      c[x] = sd_confidence_value (margin[row + x], p->lr_check, diff);
+      c[x] = sd_confidence_value (margin[row + x], lr_check, diff);
     }
   }
 }
@@ -279,11 +282,12 @@ sd_cpu_remove_speckles (int16_t * disp, uint8_t * conf, size_t conf_stride,
 }
 
 void
-sd_cpu_fill_holes (int16_t * disp, int width, int height)
+sd_cpu_fill_holes (int16_t * disp, int width, int height, int lo, int hi)
 {
   /* a hole is an invalid pixel or a disparity of 0 (sd-cpu.h says why) */
   for (int y = 0; y < height; y++) {
     int16_t *row = disp + (size_t) y * width;
+    sd_fill_row_start (row, width, lo, hi);
     int x = 0;
     while (x < width) {
       if (row[x] > 0) {

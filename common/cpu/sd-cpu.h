@@ -102,7 +102,7 @@ int sd_right_candidates (const SdParams * params, int width, int xr);
 void sd_cpu_right_disparity (const SdParams * params, const uint16_t * sum,
     int16_t * right_disp, int width, int height);
 /* Invalidates left disparities whose right-view partner differs by more
- * than params->lr_check pixels. */
+ * than sd_params_lr_check() pixels. */
 void sd_cpu_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
 /* The confidence plane (sd-confidence.h) into conf (rows conf_stride
@@ -134,11 +134,14 @@ int16_t sd_cpu_guided_median_at (const int16_t * src, const uint8_t * guide,
 void sd_cpu_remove_speckles (int16_t * disp, uint8_t * conf,
     size_t conf_stride, int width, int height, uint8_t * seen,
     int32_t * queue);
-/* Fills each run of invalid pixels in a row with the smaller (background)
- * of the two valid values that bound it, or the one bound that exists.  A
- * disparity of exactly 0 counts as a hole: the output cannot tell it from
- * one, so filling from it would leave holes in a map meant to have none. */
-void sd_cpu_fill_holes (int16_t * disp, int width, int height);
+/* Fills each row's leading run of holes as sd_fill_row_start() says
+ * (sd-edge-fill.h; values within [lo, hi]: sd_output_disparity_bounds()),
+ * then each run of invalid pixels with the smaller (background) of the two
+ * valid values that bound it, or the one bound that exists.  A disparity of
+ * exactly 0 counts as a hole: the output cannot tell it from one, so
+ * filling from it would leave holes in a map meant to have none. */
+void sd_cpu_fill_holes (int16_t * disp, int width, int height, int lo,
+    int hi);
 /* bp.c: pieces shared by the belief propagation methods */
 #define SD_GAUSSIAN_MAX_RADIUS 40       /* ceil (4 * the largest sigma) */
 /* Fills the normalised taps kernel[0 .. radius] of a Gaussian of sigma > 0

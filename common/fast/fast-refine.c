@@ -45,7 +45,7 @@ sd_fast_bp_disparities (const SdParams * p, const float *belief,
     int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
     int height)
 {
-  const bool right = p->lr_check != SD_LR_CHECK_OFF;
+  const bool right = sd_params_lr_check (p) != SD_LR_CHECK_OFF;
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;

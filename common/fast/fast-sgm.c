@@ -329,7 +329,7 @@ read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
 {
   const SdParams *p = f->p;
   const int w = f->width, dmin = p->min_disparity;
-  const bool right = p->lr_check != SD_LR_CHECK_OFF;
+  const bool right = sd_params_lr_check (p) != SD_LR_CHECK_OFF;
   const vu none = (vu) { } + (uint16_t) 0xFFFF, tail = (vu) f->tail;
   vu lane = { };
   for (int i = 0; i < LANES; i++)

@@ -195,16 +195,19 @@ run_confidence (const SdSynthPair * s, SdFillHoles fill_holes,
   GstEvent *event;
   guint i;
 
-  /* p2-adaptive pinned: at auto, fill-holes would change the matching
-   * too, and these tests compare what filling alone does */
+  /* p2-adaptive and lr-check pinned: at auto, fill-holes would change the
+   * matching and the check too, and these tests compare what filling alone
+   * does */
   sd_check_params (&params);
   params.fill_holes = fill_holes;
   params.p2_adaptive = SD_P2_ADAPTIVE_OFF;
+  params.lr_check = SD_LR_CHECK_KEPT;
   ref = sd_check_reference_full (&params, s->left, s->right, s->width,
       s->height, &ref_conf);
 
   sd_check_pair_init_with (&p, FALSE, "pairs-in-flight", pairs_in_flight,
-      "fill-holes", fill_holes, "p2-adaptive", SD_P2_ADAPTIVE_OFF, NULL);
+      "fill-holes", fill_holes, "p2-adaptive", SD_P2_ADAPTIVE_OFF,
+      "lr-check", SD_LR_CHECK_KEPT, NULL);
   conf = gst_harness_new_with_element (p.element, NULL, CONFIDENCE_PAD);
   sd_check_set_caps (p.left, "GRAY8", s->width, s->height);
   sd_check_set_caps (p.right, "GRAY8", s->width, s->height);
@@ -248,6 +251,7 @@ check_confidence (const SdSynthPair * s, gint pairs_in_flight)
   sd_check_params (&params);
   params.fill_holes = SD_FILL_HOLES_OFF;
   params.p2_adaptive = SD_P2_ADAPTIVE_OFF;
+  params.lr_check = SD_LR_CHECK_KEPT;
   disparity = sd_check_reference (&params, s->left, s->right, s->width,
       s->height);
   for (i = 0; i < n; i++) {

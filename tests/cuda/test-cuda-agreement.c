@@ -360,6 +360,7 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY (p.lr_check = SD_LR_CHECK_OFF);
   VARY (p.lr_check = 0);
   VARY (p.lr_check = 3);
+  VARY ((p.lr_check = 3, p.fill_holes = SD_FILL_HOLES_ON));
   VARY (p.lr_check = 255);
   VARY (p.median = false);
   VARY (p.fill_holes = SD_FILL_HOLES_ON);
@@ -413,7 +414,8 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     p.p2_adaptive = (SdP2Adaptive) (rnd () % 3);
     p.uniqueness = rnd () % 3 == 0 ? 0 : (int) (rnd () % 100);
     p.subpixel = rnd () % 4 != 0;
-    p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : (int) (rnd () % 5);
+    p.lr_check = rnd () % 4 == 0 ? SD_LR_CHECK_OFF : rnd () % 4 == 0 ?
+        SD_LR_CHECK_AUTO : (int) (rnd () % 5);
     p.median = rnd () % 2;
     p.fill_holes = rnd () % 3 == 0 ? SD_FILL_HOLES_ON : SD_FILL_HOLES_OFF;
     p.guided_median = rnd () % 2;

@@ -13,8 +13,9 @@
  * (8 paths, block 5, P1 200, P2 800, uniqueness 10, disp12MaxDiff 1) on the
  * synthetic scenes and the other 2001 sets (tests/bench/opencv-reference.py
  * measures it), and at most 15 % invalid on the driving pairs (OpenCV: 17
- * to 25 %).  Dense limits are the project's earlier promises on the four
- * classic sets.
+ * to 25 %).  Dense limits are issue 11's goals on the four classic sets,
+ * set below published SGM's (3.96, 1.57, 12.2, 9.75); until 2026-11-26
+ * they were the project's earlier promises of 7, 5, 16 and 14.
  *
  * hbp with its defaults (census data costs, fill-holes on) must stay within
  * 3 points of SGM's dense bad>1 on every set with ground truth.
@@ -43,10 +44,10 @@ static const Limit limits[] = {
   {"mb2001_map", 17.78, 0},
   {"mb2001_poster", 11.77, 0},
   {"mb2001_sawtooth", 11.33, 0},
-  {"mb2001_tsukuba", 9.22, 7},
-  {"mb2001_venus", 7.43, 5},
-  {"mb2003_teddy_quarter", 22.22, 16},
-  {"mb2003_cones_quarter", 19.84, 14},
+  {"mb2001_tsukuba", 9.22, 3.5},
+  {"mb2001_venus", 7.43, 1.5},
+  {"mb2003_teddy_quarter", 22.22, 11},
+  {"mb2003_cones_quarter", 19.84, 9},
   {"mb2003_teddy_half", 21.81, 0},
   {"mb2003_cones_half", 18.33, 0},
   {"ft3d_test_a_0000", 28.76, 0},

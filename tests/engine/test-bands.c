@@ -118,7 +118,11 @@ test_stitching (void)
     /* each band is its own image up to hole filling and the guided
      * median, which take the whole frame (a speckle may span bands, the
      * median's samples reach across their edges): bands without them,
-     * then with both */
+     * then with both (auto's left-right check and adaptive P2 follow
+     * fill-holes: pinned to what the finished frame has) */
+    p.lr_check = sd_params_lr_check (&p);
+    p.p2_adaptive = sd_params_p2_adaptive (&p) ? SD_P2_ADAPTIVE_ON :
+        SD_P2_ADAPTIVE_OFF;
     const SdFillHoles fill = p.fill_holes;
     p.fill_holes = SD_FILL_HOLES_OFF;
     p.guided_median = false;
@@ -149,7 +153,7 @@ test_stitching (void)
     p.guided_median = true;
     run (&p, &left, &right, band_out, band_conf);
     if (sd_params_fill_holes (&p))
-      sd_output_fill_holes (banded, banded_conf, w, h);
+      sd_output_fill_holes (&p, banded, banded_conf, w, h);
     sd_output_guided_median (banded, sp.left, w, h);
     SD_CHECK (!memcmp (banded, band_out, n * 2)
         && !memcmp (banded_conf, band_conf, n), "%s: bands with fill-holes "
@@ -173,7 +177,11 @@ test_accuracy (const char *data_dir)
     "mb2003_cones_half"
   };
   static const SdAlgorithm methods[] = { SD_ALGORITHM_SGM, SD_ALGORITHM_HBP };
-  static const double allowed[] = { 0.5, 1.0 };
+  /* hbp's coarse levels span the frame, a band's only the band: 1.27
+   * points on Cones half since the left edge's rule and the tight check
+   * where holes are filled (whole 10.78 -> 10.17, bands 11.72 -> 11.44;
+   * docs/algorithms.md, Bands) */
+  static const double allowed[] = { 0.5, 1.5 };
   printf ("%-22s %-4s %6s %12s %12s\n", "set", "", "bands", "whole bad>1",
       "bands bad>1");
   for (size_t i = 0; i < sizeof (sets) / sizeof (sets[0]); i++) {

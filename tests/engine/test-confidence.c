@@ -143,7 +143,7 @@ test_backends_agree (const SdStereoSet * set, SdAlgorithm algorithm,
   Result plain = run ("cpu", &p, set);
   p.fill_holes = SD_FILL_HOLES_ON;
   Result filled = run ("cpu", &p, set);
-  sd_output_fill_holes (plain.out, plain.conf, w, h);
+  sd_output_fill_holes (&p, plain.out, plain.conf, w, h);
   SD_CHECK (memcmp (filled.out, plain.out, n * 2) == 0,
       "%s: fill-holes is not the reference's fill of the output", what);
   SD_CHECK (memcmp (filled.conf, plain.conf, n) == 0,

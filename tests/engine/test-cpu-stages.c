@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cpu/sd-cpu.h"
+#include "sd-edge-fill.h"
 #include "sd-speckle.h"
 #include "sd-test.h"
 
@@ -289,27 +290,80 @@ test_guided_median (void)
       got[3]);
 }
 
+/* A row of W pixels: LEAD holes, then 16 d = base + slope (x - LEAD). */
+#define RAMP_LEAD 10
+#define RAMP_W (RAMP_LEAD + SD_EDGE_FILL_FIT + 6)
+static void
+ramp (int16_t * row, int base, int slope)
+{
+  for (int x = 0; x < RAMP_W; x++)
+    row[x] = x < RAMP_LEAD ? INV : base + slope * (x - RAMP_LEAD);
+}
+
+/* The holes before a row's first valid pixel continue the line of the
+ * next SD_EDGE_FILL_FIT valid pixels when all lie within 1 px (16) of it,
+ * clamped to the output's range; otherwise they take that pixel's value,
+ * as any run with one bound. */
+static void
+test_fill_row_start (void)
+{
+  int16_t row[RAMP_W];
+  /* a quarter pixel a column, a hole inside the line (background-filled) */
+  ramp (row, 400, 4);
+  row[20] = INV;
+  sd_cpu_fill_holes (row, RAMP_W, 1, 1, INT16_MAX);
+  for (int x = 0; x < RAMP_LEAD; x++)
+    SD_CHECK_INT (row[x], 400 + 4 * (x - RAMP_LEAD));
+  SD_CHECK_INT (row[20], 436);
+  /* within 1 px of the line: still continued */
+  ramp (row, 400, 4);
+  row[15] += 8;
+  sd_cpu_fill_holes (row, RAMP_W, 1, 1, INT16_MAX);
+  SD_CHECK (row[0] > 350 && row[0] < 370, "near line: row[0] %d", row[0]);
+  /* one pixel more than 1 px off: the constant */
+  ramp (row, 400, 4);
+  row[15] += 40;
+  sd_cpu_fill_holes (row, RAMP_W, 1, 1, INT16_MAX);
+  for (int x = 0; x < RAMP_LEAD; x++)
+    SD_CHECK_INT (row[x], 400);
+  /* clamped at both ends of the range */
+  ramp (row, 200, -3);
+  sd_cpu_fill_holes (row, RAMP_W, 1, 1, 220);
+  SD_CHECK_INT (row[0], 220);
+  SD_CHECK_INT (row[RAMP_LEAD - 1], 203);
+  ramp (row, 20, 3);
+  sd_cpu_fill_holes (row, RAMP_W, 1, 8, INT16_MAX);
+  SD_CHECK_INT (row[0], 8);
+  SD_CHECK_INT (row[RAMP_LEAD - 1], 17);
+  /* fewer than SD_EDGE_FILL_FIT valid pixels: the constant */
+  ramp (row, 400, 4);
+  for (int x = RAMP_LEAD + SD_EDGE_FILL_FIT - 1; x < RAMP_W; x++)
+    row[x] = INV;
+  sd_cpu_fill_holes (row, RAMP_W, 1, 1, INT16_MAX);
+  SD_CHECK_INT (row[0], 400);
+}
+
 static void
 test_fill_and_output (void)
 {
   int16_t row[9] = { INV, INV, 48, INV, INV, 80, INV, 32, INV };
   const int16_t expect[9] = { 48, 48, 48, 48, 48, 80, 32, 32, 32 };
-  sd_cpu_fill_holes (row, 9, 1);
+  sd_cpu_fill_holes (row, 9, 1, 1, INT16_MAX);
   SD_CHECK (memcmp (row, expect, sizeof (expect)) == 0, "filled row");
   int16_t empty[4] = { INV, INV, INV, INV };
-  sd_cpu_fill_holes (empty, 4, 1);
+  sd_cpu_fill_holes (empty, 4, 1, 1, INT16_MAX);
   for (int i = 0; i < 4; i++)
     SD_CHECK_INT (empty[i], INV);
   /* a disparity of 0 reads as a hole: it is filled, and fills nothing
    * (else its run would be written as 0, a hole again) */
   int16_t zeros[7] = { 0, INV, INV, 64, 0, INV, 16 };
   const int16_t zeros_filled[7] = { 64, 64, 64, 64, 16, 16, 16 };
-  sd_cpu_fill_holes (zeros, 7, 1);
+  sd_cpu_fill_holes (zeros, 7, 1, 1, INT16_MAX);
   SD_CHECK (memcmp (zeros, zeros_filled, sizeof (zeros)) == 0,
       "zeros filled %d %d %d %d %d %d %d", zeros[0], zeros[1], zeros[2],
       zeros[3], zeros[4], zeros[5], zeros[6]);
   int16_t only_zeros[3] = { 0, INV, 0 };
-  sd_cpu_fill_holes (only_zeros, 3, 1);
+  sd_cpu_fill_holes (only_zeros, 3, 1, 1, INT16_MAX);
   for (int i = 0; i < 3; i++)
     SD_CHECK_INT (only_zeros[i], INV);
 
@@ -409,6 +463,7 @@ main (void)
   test_right_and_lr ();
   test_median_disparity ();
   test_guided_median ();
+  test_fill_row_start ();
   test_fill_and_output ();
   test_speckles ();
   return sd_test_exit ("test-cpu-stages");

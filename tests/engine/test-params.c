@@ -33,7 +33,7 @@ MUTATION (p2_zero, p->p2 = 0)
 MUTATION (p2_big, p->p2 = SD_MAX_P2 + 1)
 MUTATION (uniq_neg, p->uniqueness = -1)
 MUTATION (uniq_100, p->uniqueness = 100)
-MUTATION (lr_low, p->lr_check = -2)
+MUTATION (lr_low, p->lr_check = -3)
 MUTATION (lr_big, p->lr_check = 256)
 MUTATION (prefilter_bad, p->prefilter = (SdPrefilter) 42)
 MUTATION (cost_bad, p->cost = (SdCost) 42)
@@ -139,6 +139,27 @@ main (void)
   p.fill_holes = SD_FILL_HOLES_OFF;
   SD_CHECK (!sd_params_fill_holes (&p), "fill-holes off fills for tiled-bp");
   p.algorithm = SD_ALGORITHM_HBP;
+
+  /* auto's left-right check is tight where holes are filled, a number is
+   * kept as it is */
+  sd_params_init (&p);
+  SD_CHECK_INT (p.lr_check, SD_LR_CHECK_AUTO);
+  SD_CHECK_INT (sd_params_lr_check (&p), SD_LR_CHECK_KEPT);
+  p.fill_holes = SD_FILL_HOLES_ON;
+  SD_CHECK_INT (sd_params_lr_check (&p), SD_LR_CHECK_FILLED);
+  p.fill_holes = SD_FILL_HOLES_AUTO;
+  p.algorithm = SD_ALGORITHM_HBP;
+  SD_CHECK_INT (sd_params_lr_check (&p), SD_LR_CHECK_FILLED);
+  SD_CHECK (sd_params_set_from_string (&p, "lr-check", "-2", msg,
+          sizeof (msg)), "%s", msg);
+  SD_CHECK_INT (p.lr_check, SD_LR_CHECK_AUTO);
+  for (int v = -1; v <= 4; v++) {
+    p.lr_check = v;
+    SD_CHECK_INT (sd_params_lr_check (&p), v);
+  }
+  p.fill_holes = SD_FILL_HOLES_OFF;
+  p.lr_check = 2;
+  SD_CHECK_INT (sd_params_lr_check (&p), 2);
   SD_CHECK (sd_params_set_from_string (&p, "data-weight", "0.25", msg,
           sizeof (msg)), "%s", msg);
   SD_CHECK (p.data_weight == 0.25f, "data-weight %g", p.data_weight);

@@ -1,5 +1,6 @@
 #include "sd-eval.h"
 #include "cpu/sd-cpu.h"
+#include "sd-output.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -324,7 +325,8 @@ sd_stereo_set_score (const char *data_dir, const char *name,
 }
 
 void
-sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width, int height)
+sd_output_fill_holes (const SdParams * p, uint16_t * out, uint8_t * conf,
+    int width, int height)
 {
   const size_t n = (size_t) width * height;
   int16_t *disp = malloc (n * sizeof (int16_t));
@@ -336,7 +338,9 @@ sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width, int height)
     disp[i] = out[i] ? (int16_t) out[i] : SD_DISP_INVALID;
   sd_cpu_remove_speckles (disp, conf, (size_t) width, width, height, seen,
       queue);
-  sd_cpu_fill_holes (disp, width, height);
+  int lo, hi;
+  sd_output_disparity_bounds (p, &lo, &hi);
+  sd_cpu_fill_holes (disp, width, height, lo, hi);
   for (size_t i = 0; i < n; i++)
     out[i] = disp[i] < 0 ? 0 : (uint16_t) disp[i];
   free (disp);

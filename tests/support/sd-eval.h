@@ -53,11 +53,12 @@ SdAccuracy sd_accuracy_score (const uint16_t * disp, size_t disp_stride,
 
 /* What fill-holes makes of a disparity output computed with it off (16 * d,
  * 0 = invalid, rows packed), by the reference's stages, as the engine runs
- * them on the whole frame: speckles removed, then the runs filled.  conf,
+ * them on the whole frame: speckles removed, then the rows' starts and the
+ * runs filled (params: the disparity range they are clamped to).  conf,
  * when not NULL, is that output's confidence plane (packed): the speckles'
  * become 0. */
-void sd_output_fill_holes (uint16_t * out, uint8_t * conf, int width,
-    int height);
+void sd_output_fill_holes (const SdParams * params, uint16_t * out,
+    uint8_t * conf, int width, int height);
 /* What the guided median makes of a disparity output computed with it off
  * (16 * d, 0 = invalid, rows packed), guide the left luma (packed). */
 void sd_output_guided_median (uint16_t * out, const uint8_t * guide,
