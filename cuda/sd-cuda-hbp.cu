@@ -67,21 +67,44 @@ store_msg (__half * p, float v)
   *p = __float2half_rn (v);
 }
 
-__global__ void
-data_cost_kernel (SdCudaBpCost c, float *cost, int w, int h, int D,
-    int pitch, int min_disparity)
+/* The per-pixel stages (data costs, their pyramid, the copy-down and the
+ * beliefs) run a thread per element of a level's array: a block of BLOCK
+ * consecutive slots of one row of one disparity (the layout's order, so
+ * loads and stores are consecutive), grid (slots, D, rows).  A thread per
+ * pixel walking its D disparities spent most of its time waiting on each
+ * step's loads: on an H100 the copy-down took 1.24 ms at 900x750 with 128
+ * disparities for 1.7 GB moved (a CUPTI trace, docs/performance.md, hbp). */
+static dim3
+element_grid (int w, int h, int D)
 {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= w)
+  return dim3 (sd_cuda_div_up (sd_cuda_bp_pitch (w), BLOCK), D, h);
+}
+
+/* This thread's element of a w-wide level in element_grid(): false for the
+ * slots past the row (the odd half's padding when w is odd). */
+__device__ __forceinline__ bool
+thread_element (int w, int *x, int *y, int *k)
+{
+  const int slot = blockIdx.x * blockDim.x + threadIdx.x;
+  const int half = sd_cuda_bp_pitch (w) / 2;
+  *x = slot < half ? 2 * slot : 2 * (slot - half) + 1;
+  *y = blockIdx.z;
+  *k = blockIdx.y;
+  return slot < 2 * half && *x < w;
+}
+
+__global__ void
+data_cost_kernel (SdCudaBpCost c, float *cost, int w, int D,
+    int min_disparity)
+{
+  int x, y, k;
+  if (!thread_element (w, &x, &y, &k))
     return;
   const size_t row = (size_t) y * w;
-  for (int k = 0; k < D; k++) {
-    /* a match left of the right image reads its edge pixel */
-    const int xr = min (max (x - min_disparity - k, 0), w - 1);
-    cost[at (x, y, k, D, pitch)] = sd_cuda_bp_data_cost (c, row + x,
-        row + xr);
-  }
+  /* a match left of the right image reads its edge pixel */
+  const int xr = min (max (x - min_disparity - k, 0), w - 1);
+  cost[at (x, y, k, D, sd_cuda_bp_pitch (w))] = sd_cuda_bp_data_cost (c,
+      row + x, row + xr);
 }
 
 /* a coarse pixel's cost is the sum of its children, row by row */
@@ -89,21 +112,18 @@ __global__ void
 sum_up_kernel (const float *fine, float *coarse, int fw, int fh, int cw,
     int D)
 {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= cw)
+  int x, y, k;
+  if (!thread_element (cw, &x, &y, &k))
     return;
-  const int fp = sd_cuda_bp_pitch (fw), cp = sd_cuda_bp_pitch (cw);
-  for (int k = 0; k < D; k++) {
-    float acc = 0.0f;
-    for (int j = 0; j < 2; j++)
-      for (int i = 0; i < 2; i++) {
-        const int fx = 2 * x + i, fy = 2 * y + j;
-        if (fx < fw && fy < fh)
-          acc = __fadd_rn (acc, fine[at (fx, fy, k, D, fp)]);
-      }
-    coarse[at (x, y, k, D, cp)] = acc;
-  }
+  const int fp = sd_cuda_bp_pitch (fw);
+  float acc = 0.0f;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++) {
+      const int fx = 2 * x + i, fy = 2 * y + j;
+      if (fx < fw && fy < fh)
+        acc = __fadd_rn (acc, fine[at (fx, fy, k, D, fp)]);
+    }
+  coarse[at (x, y, k, D, sd_cuda_bp_pitch (cw))] = acc;
 }
 
 /* --- messages ------------------------------------------------------------ */
@@ -113,23 +133,20 @@ template < typename T > struct Messages
   T *up, *down, *left, *right;
 };
 
+/* a fine pixel starts from its coarse parent's messages */
 template < typename T > __global__ void
 copy_down_kernel (Messages < T > coarse, Messages < T > fine, int cw, int fw,
     int D)
 {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= fw)
+  int x, y, k;
+  if (!thread_element (fw, &x, &y, &k))
     return;
-  const int fp = sd_cuda_bp_pitch (fw), cp = sd_cuda_bp_pitch (cw);
-  for (int k = 0; k < D; k++) {
-    const size_t from = at (x / 2, y / 2, k, D, cp);
-    const size_t to = at (x, y, k, D, fp);
-    fine.up[to] = coarse.up[from];
-    fine.down[to] = coarse.down[from];
-    fine.left[to] = coarse.left[from];
-    fine.right[to] = coarse.right[from];
-  }
+  const size_t from = at (x / 2, y / 2, k, D, sd_cuda_bp_pitch (cw));
+  const size_t to = at (x, y, k, D, sd_cuda_bp_pitch (fw));
+  fine.up[to] = coarse.up[from];
+  fine.down[to] = coarse.down[from];
+  fine.left[to] = coarse.left[from];
+  fine.right[to] = coarse.right[from];
 }
 
 /* One incoming message: its disparity 0, and whether its sender exists. */
@@ -259,24 +276,21 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
 template < typename T > __global__ void
 belief_kernel (float *data, Messages < T > m, int w, int h, int D)
 {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y;
-  if (x >= w)
+  int x, y, k;
+  if (!thread_element (w, &x, &y, &k))
     return;
   const int pitch = sd_cuda_bp_pitch (w);
-  for (int k = 0; k < D; k++) {
-    const size_t self = at (x, y, k, D, pitch);
-    float b = data[self];
-    if (y + 1 < h)
-      b = __fadd_rn (b, load_msg (m.up + at (x, y + 1, k, D, pitch)));
-    if (y > 0)
-      b = __fadd_rn (b, load_msg (m.down + at (x, y - 1, k, D, pitch)));
-    if (x + 1 < w)
-      b = __fadd_rn (b, load_msg (m.left + at (x + 1, y, k, D, pitch)));
-    if (x > 0)
-      b = __fadd_rn (b, load_msg (m.right + at (x - 1, y, k, D, pitch)));
-    data[self] = b;
-  }
+  const size_t self = at (x, y, k, D, pitch);
+  float b = data[self];
+  if (y + 1 < h)
+    b = __fadd_rn (b, load_msg (m.up + at (x, y + 1, k, D, pitch)));
+  if (y > 0)
+    b = __fadd_rn (b, load_msg (m.down + at (x, y - 1, k, D, pitch)));
+  if (x + 1 < w)
+    b = __fadd_rn (b, load_msg (m.left + at (x + 1, y, k, D, pitch)));
+  if (x > 0)
+    b = __fadd_rn (b, load_msg (m.right + at (x - 1, y, k, D, pitch)));
+  data[self] = b;
 }
 
 /* --- the host side -------------------------------------------------------- */
@@ -325,12 +339,6 @@ sd_cuda_hbp_workspace_bytes (const SdParams * p, int w, int h)
       message_bytes (p) + 4 * 256;
 }
 
-static dim3
-row_grid (int w, int h)
-{
-  return dim3 (sd_cuda_div_up (w, BLOCK), h);
-}
-
 /* What one frame's propagation is enqueued from, after the images: the
  * graph's key (sd-cuda-graph.h), so cleared before it is filled. */
 typedef struct
@@ -343,6 +351,17 @@ typedef struct
   int n, D, min_disparity, iterations, half;
   float disc_trunc;
 } HbpArgs;
+
+/* Level l's four message arrays in a's workspace. */
+template < typename T > static Messages < T >
+level_messages (const HbpArgs * a, int l)
+{
+  T *const base = (T *) a->msgs + a->lv[l].offset;
+  const Messages < T > m = { base, base + a->elements,
+    base + 2 * a->elements, base + 3 * a->elements
+  };
+  return m;
+}
 
 /* The messages under construction: D floats a thread.  The attribute
  * belongs to the kernel, not to this engine, so it is always set to what
@@ -362,16 +381,10 @@ enqueue_levels (const HbpArgs * a, cudaStream_t stream)
 {
   const int D = a->D, n = a->n;
   const LevelGeometry *lv = a->lv;
-  T *const msg_base = (T *) a->msgs;
-  const size_t elements = a->elements;
   const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
   for (int l = n - 1; l >= 0; l--) {
     const int w = lv[l].width, h = lv[l].height;
-    Messages < T > m = { msg_base + lv[l].offset,
-      msg_base + elements + lv[l].offset,
-      msg_base + 2 * elements + lv[l].offset,
-      msg_base + 3 * elements + lv[l].offset
-    };
+    const Messages < T > m = level_messages < T > (a, l);
     if (l == n - 1) {
       const size_t bytes = (size_t) sd_cuda_bp_pitch (w) * h * D * sizeof (T);
       cudaMemsetAsync (m.up, 0, bytes, stream);
@@ -379,25 +392,17 @@ enqueue_levels (const HbpArgs * a, cudaStream_t stream)
       cudaMemsetAsync (m.left, 0, bytes, stream);
       cudaMemsetAsync (m.right, 0, bytes, stream);
     } else {
-      const int cw = lv[l + 1].width;
-      Messages < T > c = { msg_base + lv[l + 1].offset,
-        msg_base + elements + lv[l + 1].offset,
-        msg_base + 2 * elements + lv[l + 1].offset,
-        msg_base + 3 * elements + lv[l + 1].offset
-      };
-      copy_down_kernel < T > <<<row_grid (w, h), BLOCK, 0, stream>>> (c, m,
-          cw, w, D);
+      copy_down_kernel < T > <<<element_grid (w, h, D), BLOCK, 0, stream>>>
+          (level_messages < T > (a, l + 1), m, lv[l + 1].width, w, D);
     }
     const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_PIXELS), h);
     for (int t = 0; t < a->iterations; t++)
       update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (a->data +
           lv[l].offset, m, w, h, D, t & 1, a->disc_trunc);
   }
-  Messages < T > m0 = { msg_base, msg_base + elements,
-    msg_base + 2 * elements, msg_base + 3 * elements
-  };
-  belief_kernel < T > <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
-      stream>>> (a->data, m0, lv[0].width, lv[0].height, D);
+  belief_kernel < T > <<<element_grid (lv[0].width, lv[0].height, D), BLOCK,
+      0, stream>>> (a->data, level_messages < T > (a, 0), lv[0].width,
+      lv[0].height, D);
   return cudaGetLastError ();
 }
 
@@ -408,12 +413,11 @@ enqueue_propagation (const void *args, cudaStream_t stream)
 {
   const HbpArgs *a = (const HbpArgs *) args;
   const LevelGeometry *lv = a->lv;
-  data_cost_kernel <<<row_grid (lv[0].width, lv[0].height), BLOCK, 0,
-      stream>>> (a->cost, a->data, lv[0].width, lv[0].height, a->D,
-      sd_cuda_bp_pitch (lv[0].width), a->min_disparity);
+  data_cost_kernel <<<element_grid (lv[0].width, lv[0].height, a->D), BLOCK,
+      0, stream>>> (a->cost, a->data, lv[0].width, a->D, a->min_disparity);
   for (int l = 1; l < a->n; l++)
-    sum_up_kernel <<<row_grid (lv[l].width, lv[l].height), BLOCK, 0,
-        stream>>> (a->data + lv[l - 1].offset, a->data + lv[l].offset,
+    sum_up_kernel <<<element_grid (lv[l].width, lv[l].height, a->D), BLOCK,
+        0, stream>>> (a->data + lv[l - 1].offset, a->data + lv[l].offset,
         lv[l - 1].width, lv[l - 1].height, lv[l].width, a->D);
   return a->half ? enqueue_levels < __half > (a, stream) :
       enqueue_levels < float >(a, stream);
