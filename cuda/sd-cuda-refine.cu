@@ -279,8 +279,8 @@ sd_cuda_finish (const SdParams * p, int16_t * disp, const uint8_t * guide,
   }
   if (fill) {
     sd_output_kernel <<< rows, 256, 0, stream >>> (disp, 1, 1, lo, hi,
-        depth_scale, (uint16_t *) filled, (size_t) width * sizeof (int16_t), width,
-        height);
+        depth_scale, (uint16_t *) filled, (size_t) width * sizeof (int16_t),
+        width, height);
     const cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;
