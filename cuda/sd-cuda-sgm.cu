@@ -71,14 +71,15 @@ sd_direction_lines (int dir, int w, int h)
 template < int LANES, int DPL > __device__ __forceinline__ uint32_t
 sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
     const uint32_t (&c)[(DPL + 1) / 2], uint32_t p1x2, uint32_t p2,
-    const uint32_t (&keep)[(DPL + 1) / 2], int g, uint32_t gmask)
+    const uint32_t (&keep)[(DPL + 1) / 2], int g)
 {
   const int NP = (DPL + 1) / 2;
   uint32_t rm[NP], rp[NP];
 #pragma unroll
   for (int p = 0; p < NP; p++) {
-    rm[p] = __shfl_sync (gmask, P[p], (g + LANES - 1) & (LANES - 1), LANES);
-    rp[p] = __shfl_sync (gmask, P[p], (g + 1) & (LANES - 1), LANES);
+    rm[p] = __shfl_sync (SD_FULL_MASK, P[p], (g + LANES - 1) & (LANES - 1),
+        LANES);
+    rp[p] = __shfl_sync (SD_FULL_MASK, P[p], (g + 1) & (LANES - 1), LANES);
   }
   const uint32_t mp2 = (min_prev + p2) * 0x10001u;
   const uint32_t negm = ((0x10000u - min_prev) & 0xffffu) * 0x10001u;
@@ -102,7 +103,8 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
     P[p] = L;
     lmin = sd_min16x2 (lmin, L);
   }
-  return sd_group_min < LANES > (min (lmin & 0xffff, lmin >> 16), gmask);
+  return sd_group_min < LANES > (min (lmin & 0xffff, lmin >> 16),
+      SD_FULL_MASK);
 }
 
 __device__ __forceinline__ uint32_t
@@ -127,11 +129,16 @@ sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
 
 /* ---- the kernel ------------------------------------------------------------ */
 
-/* One group's sweep of one line: len pixels from (x, y) by (dx, dy). */
+/* One group's sweep of one line: len pixels from (x, y) by (dx, dy).  The
+ * groups of a warp step together, steps times (the longest of their
+ * lines): a group whose line is shorter computes on without storing, so
+ * that every shuffle and reduction runs on the whole warp, which the
+ * compiler then issues as one instruction, without the checks it adds where
+ * the lanes of a mask might have diverged. */
 template < int LANES, int DPL, bool U8, bool DEEP > __device__
     __forceinline__ void
-sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
-    int dy, int g, uint32_t gmask)
+sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
+    int steps, int dx, int dy, int g)
 {
   const int NP = (DPL + 1) / 2;
   const int w = a.width;
@@ -151,7 +158,8 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
       g * DPL;
 
   /* reads go out several pixels ahead (a group's steps are one dependency
-   * chain); lpix: the pixel of the next read, which stops at the end */
+   * chain); the l pointers: the pixel of the next read, which stops at the
+   * end */
   struct In
   {
     SdBytes < DPL > cost;
@@ -159,62 +167,67 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len, int dx,
     SdHalves < DPL > old;
   };
   int loads = 0;
-  size_t lpix = (size_t) y * w + x;
+  const uint8_t *lguide = a.guide + (size_t) y * w + x;
+  const uint8_t *lcost = a.cost + ((size_t) y * w + x) * a.dp + g * DPL;
   const uint16_t *lold = vol16;
   auto load =[&](In & in) {
-    in.guide = a.guide[lpix];
-    in.cost = sd_load_u8 < DPL > (a.cost + lpix * a.dp + g * DPL);
+    in.guide = *lguide;
+    in.cost = sd_load_u8 < DPL > (lcost);
     if (!U8 && !a.first)
       in.old = sd_load_u16 < DPL > (lold);
     if (++loads < len) {
-      lpix += step;
+      lguide += step;
+      lcost += vstep;
       lold += vstep;
     }
   };
   /* a ring of RING reads in flight: the cost volume comes from device
-   * memory (hundreds of cycles).  With 8-bit paths above 128 disparities
-   * (not DEEP), 8 measured best: 4, 6 and 7 took 5 to 7 % longer at
-   * 3840x2160/256, 12 13 % longer, 10 the same as 8 (docs/performance.md,
-   * run 24) */
-  const int RING = DEEP ? (U8 ? 12 : 6) : (U8 ? 8 : 3);
+   * memory (hundreds of cycles).  With the read issued after the store
+   * (below), 14 measured best up to 128 disparities (12: 2.5 % longer at
+   * 1242x375) and 9 above (8: 0.4 % longer at 3840x2160/256); before, with
+   * the read first in the step, 4, 6 and 7 took 5 to 7 % longer than 8 at
+   * 3840x2160/256 and 12 13 % longer (docs/performance.md, runs 24, 26) */
+  const int RING = DEEP ? (U8 ? 14 : 6) : (U8 ? 9 : 3);
   In ring[RING];
 #pragma unroll
   for (int r = 0; r < RING; r++)
     load (ring[r]);
   uint32_t g_prev = ring[0].guide;
-  auto body =[&](In & in) {
+  auto body =[&](In & in, bool store) {
     uint32_t c[NP];
-#pragma unroll
-    for (int p = 0; p < NP; p++)
-      c[p] = 0;
-    sd_add_u8 < DPL > (c, in.cost);
+    sd_unpack_u8 < DPL > (c, in.cost);
     const uint32_t gv = in.guide;
     const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
     g_prev = gv;
-    SdHalves < DPL > old = in.old;
-    load (in);
     min_prev = sd_path_step < LANES, DPL > (P, min_prev, c, p1x2, p2, keep,
-        g, gmask);
-    if (U8) {
-      sd_store_u8 < DPL > (vol8, P);
-      vol8 += vstep;
-    } else if (a.first) {
-      sd_store_u16 < DPL > (vol16, P);
-      vol16 += vstep;
-    } else {
-      uint32_t s[NP];
+        g);
+    if (store) {
+      if (U8) {
+        sd_store_u8 < DPL > (vol8, P);
+        vol8 += vstep;
+      } else if (a.first) {
+        sd_store_u16 < DPL > (vol16, P);
+        vol16 += vstep;
+      } else {
+        uint32_t s[NP];
 #pragma unroll
-      for (int p = 0; p < NP; p++)
-        s[p] = sd_add16x2 (P[p], old.w[p]);
-      sd_store_u16 < DPL > (vol16, s);
-      vol16 += vstep;
+        for (int p = 0; p < NP; p++)
+          s[p] = sd_add16x2 (P[p], in.old.w[p]);
+        sd_store_u16 < DPL > (vol16, s);
+        vol16 += vstep;
+      }
     }
+    /* the slot's next read goes out after the store: issued first in the
+     * step, as it was before the groups stepped together, nvcc moved the
+     * ring's registers through copies that wait for the reads, which
+     * undoes the read-ahead (13 % longer at 1920x1080/128, run 26) */
+    load (in);
   };
-  for (int i = 0; i < len; i += RING) {
+  for (int i = 0; i < steps; i += RING) {
 #pragma unroll
     for (int r = 0; r < RING; r++)
-      if (i + r < len)
-        body (ring[r]);
+      if (i + r < steps)
+        body (ring[r], i + r < len);
   }
 }
 
@@ -224,7 +237,6 @@ sd_sgm_path_kernel (const SdSgmArgs a)
 {
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
-  const uint32_t gmask = sd_group_mask < LANES > (lane);
   const int warp = threadIdx.x >> 5;
   int seg = 0;
 #pragma unroll
@@ -244,24 +256,22 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   int dx, dy;
   sd_direction (dir, &dx, &dy);
   /* where the line enters the image, and its length; a group past the
-   * last line leaves (the other group of the warp goes on: every shuffle
-   * names only the lanes of its group) */
-  int x, y, len;
+   * last line sweeps nothing (len 0) but steps with the other group of its
+   * warp */
+  int x = 0, y = 0, len = 0;
   if (dy == 0) {
-    if (line >= h)
-      return;
-    y = line;
-    x = dx > 0 ? 0 : w - 1;
-    len = w;
+    if (line < h) {
+      y = line;
+      x = dx > 0 ? 0 : w - 1;
+      len = w;
+    }
   } else if (dx == 0) {
-    if (line >= w)
-      return;
-    x = line;
-    y = dy > 0 ? 0 : h - 1;
-    len = h;
-  } else {
-    if (line >= w + h - 1)
-      return;
+    if (line < w) {
+      x = line;
+      y = dy > 0 ? 0 : h - 1;
+      len = h;
+    }
+  } else if (line < w + h - 1) {
     if (line < w) {
       x = line;
       y = dy > 0 ? 0 : h - 1;
@@ -271,9 +281,11 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     }
     len = min (dx > 0 ? w - x : x + 1, dy > 0 ? h - y : y + 1);
   }
-
-  sd_path_sweep < LANES, DPL, U8, DEEP > (a, seg, x, y, len, dx, dy, g,
-      gmask);
+  const int steps = sd_warp_max (len);
+  if (steps == 0)
+    return;
+  sd_path_sweep < LANES, DPL, U8, DEEP > (a, seg, x, y, len, steps, dx, dy,
+      g);
 }
 
 /* ---- launchers ------------------------------------------------------------ */

@@ -59,6 +59,19 @@ sd_warp_min (uint32_t v)
 #endif
 }
 
+__device__ __forceinline__ uint32_t
+sd_warp_max (uint32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync (SD_FULL_MASK, v);
+#else
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1)
+    v = max (v, __shfl_xor_sync (SD_FULL_MASK, v, o));
+  return v;
+#endif
+}
+
 /* The lanes of this lane's group, and a minimum over them. */
 template < int LANES > __device__ __forceinline__ uint32_t
 sd_group_mask (int lane)
@@ -149,6 +162,15 @@ sd_load_u8 (const uint8_t * p)
     b.w[3] = v.w;
   }
   return b;
+}
+
+/* The bytes as the packed 16-bit registers. */
+template < int DPL > __device__ __forceinline__ void
+sd_unpack_u8 (uint32_t (&s)[(DPL + 1) / 2], const SdBytes < DPL > &b)
+{
+#pragma unroll
+  for (int p = 0; p < (DPL + 1) / 2; p++)
+    s[p] = __byte_perm (b.w[p / 2], 0, p & 1 ? 0x4342 : 0x4140);
 }
 
 template < int DPL > __device__ __forceinline__ void
