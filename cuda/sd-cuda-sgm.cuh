@@ -164,13 +164,20 @@ sd_load_u8 (const uint8_t * p)
   return b;
 }
 
+/* Bytes 2p and 2p + 1 as one packed 16-bit register. */
+template < int DPL > __device__ __forceinline__ uint32_t
+sd_byte_pair (const SdBytes < DPL > &b, int p)
+{
+  return __byte_perm (b.w[p / 2], 0, p & 1 ? 0x4342 : 0x4140);
+}
+
 /* The bytes as the packed 16-bit registers. */
 template < int DPL > __device__ __forceinline__ void
 sd_unpack_u8 (uint32_t (&s)[(DPL + 1) / 2], const SdBytes < DPL > &b)
 {
 #pragma unroll
   for (int p = 0; p < (DPL + 1) / 2; p++)
-    s[p] = __byte_perm (b.w[p / 2], 0, p & 1 ? 0x4342 : 0x4140);
+    s[p] = sd_byte_pair (b, p);
 }
 
 template < int DPL > __device__ __forceinline__ void
@@ -178,8 +185,7 @@ sd_add_u8 (uint32_t (&s)[(DPL + 1) / 2], const SdBytes < DPL > &b)
 {
 #pragma unroll
   for (int p = 0; p < (DPL + 1) / 2; p++)
-    s[p] = sd_add16x2 (s[p], __byte_perm (b.w[p / 2], 0,
-            p & 1 ? 0x4342 : 0x4140));
+    s[p] = sd_add16x2 (s[p], sd_byte_pair (b, p));
 }
 
 template < int DPL > struct SdHalves
