@@ -50,6 +50,11 @@ struct SdCudaPipeline
   /* the copies of the slots, so that they overlap the kernels of the other
    * slot */
   cudaStream_t upload, download;
+  /* SGM's horizontal directions, beside the others (sd-cuda-sgm.cu) */
+  cudaStream_t aside;
+  cudaEvent_t fork, join;
+  /* sd_cuda_sgm_rows_strip() of rows_width, asked once */
+  int rows_width, rows_strip;
   cudaEvent_t ev[2];
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
@@ -167,15 +172,26 @@ typedef struct
       total;
 } Layout;
 
+static int
+rows_strip (SdCudaPipeline * s, int w)
+{
+  if (w != s->rows_width) {
+    s->rows_strip = sd_cuda_sgm_rows_strip (&s->info, w);
+    s->rows_width = w;
+  }
+  return s->rows_strip;
+}
+
 static Layout
-plan_layout (const SdCudaPipeline * s, const SdParams * p, int w, int h,
+plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
     int band_rows)
 {
   const int work_h = work_height (h, band_rows);
   const size_t n = (size_t) w * h, m = (size_t) w * work_h;
   /* the aggregation scratch: SGM's path volumes or a BP workspace */
   const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
-  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, work_h) :
+  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, work_h,
+      rows_strip (s, w)) :
       p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
       work_h) : sd_cuda_tiled_bp_workspace_bytes (p, w, work_h);
   Layout l;
@@ -399,6 +415,10 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   b.guide = luma;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
+  b.aside = s->aside;
+  b.fork = s->fork;
+  b.join = s->join;
+  b.rows_strip = rows_strip (s, w);
   /* twelve steps of reads in flight pay up to 128 disparities; with 256
    * the registers they take cost more occupancy than they give (run 7),
    * and eight do best there (run 24) */
@@ -720,7 +740,7 @@ create_copy_streams (SdCudaPipeline * s)
       != cudaSuccess)
     return e;
   s->download = down;
-  return cudaSuccess;
+  return cudaStreamCreateWithFlags (&s->aside, cudaStreamNonBlocking);
 }
 
 /* The timing events and each slot's; stops at the first failure. */
@@ -730,6 +750,10 @@ create_events (SdCudaPipeline * s)
   cudaError_t e = cudaEventCreate (&s->ev[0]);
   if (e == cudaSuccess)
     e = cudaEventCreate (&s->ev[1]);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags (&s->fork, cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags (&s->join, cudaEventDisableTiming);
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     cudaEvent_t *slot_events[3] = { &s->slots[i].uploaded,
       &s->slots[i].computed, &s->slots[i].done
@@ -747,6 +771,10 @@ destroy_events (SdCudaPipeline * s)
   for (int i = 0; i < 2; i++)
     if (s->ev[i])
       cudaEventDestroy (s->ev[i]);
+  if (s->fork)
+    cudaEventDestroy (s->fork);
+  if (s->join)
+    cudaEventDestroy (s->join);
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++) {
     cudaEvent_t slot_events[3] = { s->slots[i].uploaded,
       s->slots[i].computed, s->slots[i].done
@@ -810,6 +838,7 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   s->info.sm_count = prop.multiProcessorCount;
   s->info.max_smem_optin = (int) prop.sharedMemPerBlockOptin;
   s->info.cc_major = prop.major;
+  s->info.cooperative = prop.cooperativeLaunch;
   snprintf (s->device_name, sizeof (s->device_name), "%s (sm_%d%d, %d SMs)",
       prop.name, prop.major, prop.minor, prop.multiProcessorCount);
   return s;
@@ -830,6 +859,8 @@ sd_cuda_pipeline_free (SdCudaPipeline * s)
     cudaStreamDestroy (s->upload);
   if (s->download != s->stream)
     cudaStreamDestroy (s->download);
+  if (s->aside)
+    cudaStreamDestroy (s->aside);
   cudaStreamDestroy (s->stream);
   free (s);
 }
@@ -1011,7 +1042,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_min = wall_ms[0];
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w,
-      work_height (h, s->band_rows));
+      work_height (h, s->band_rows), rows_strip (s, w));
   t->band_rows = s->band_rows;
   t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
       0);

@@ -24,6 +24,7 @@ typedef struct
   int sm_count;
   int max_smem_optin;           /* bytes a block may ask for */
   int cc_major;
+  int cooperative;              /* cooperative launches */
 } SdCudaDeviceInfo;
 
 /* sd-cuda-luma.cu: any accepted pixel format (not FLOAT) of a pitched
@@ -60,6 +61,11 @@ typedef struct
   const uint8_t *guide;         /* left luma, for the adaptive P2 */
   void *volume;
   void *cost_volume;            /* sd_cuda_cost_volume_bytes() of scratch */
+  /* the horizontal directions run on aside beside the others (fork then
+   * join: events recorded on stream and aside) */
+  cudaStream_t aside;
+  cudaEvent_t fork, join;
+  int rows_strip;               /* sd_cuda_sgm_rows_strip() of the width */
   int deep_reads;               /* more reads of it in flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint8_t *margin;              /* each pixel's margin (sd-confidence.h), or
@@ -73,8 +79,21 @@ typedef struct
  * path keeps its own 8-bit volume; otherwise paths add into one 16-bit
  * volume). */
 int sd_cuda_sgm_uses_8bit (const SdParams * params);
+/* What the aggregation leaves for winner-takes-all: one 16-bit sum; 4 or 8
+ * 8-bit path volumes; or (8 paths, 8-bit) the two horizontal directions'
+ * 8-bit volumes, then the 16-bit sums of the three downward and of the
+ * three upward directions (sd-cuda-sgm-rows.cu). */
+typedef enum
+{
+  SD_SGM_VOLUMES_SUM16,
+  SD_SGM_VOLUMES_PATHS4,
+  SD_SGM_VOLUMES_PATHS8,
+  SD_SGM_VOLUMES_ROWS,
+} SdSgmVolumes;
+SdSgmVolumes sd_cuda_sgm_volumes (const SdParams * params, int width,
+    int rows_strip);
 size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
-    int height);
+    int height, int rows_strip);
 /* sd-cuda-cost-volume.cu: every pixel's and disparity's matching cost into
  * b->cost_volume (sd_cuda_cost_volume_bytes of it), from the census
  * signatures and images of b.  Only enqueues. */
@@ -86,6 +105,17 @@ cudaError_t sd_cuda_cost_volume (const SdParams * params,
  * into b->volume.  Only enqueues. */
 cudaError_t sd_cuda_sgm (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
+/* sd-cuda-sgm-rows.cu: the six directions with dy != 0 into two 16-bit
+ * sums (down's, then up's sum_stride halves further), from the cost
+ * volume, in vertical strips of sd_cuda_sgm_rows_strip() columns (0: not
+ * on this device), where sd_cuda_sgm_rows_runs() (the 32-lane layout
+ * only); scratch: sd_cuda_sgm_rows_bytes(). */
+int sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width);
+int sd_cuda_sgm_rows_runs (const SdParams * params, int width, int strip);
+size_t sd_cuda_sgm_rows_bytes (int width);
+cudaError_t sd_cuda_sgm_rows (const SdParams * params, const uint8_t * cost,
+    uint16_t * sum, size_t sum_stride, void *scratch, int width, int height,
+    int strip, cudaStream_t stream);
 cudaError_t sd_cuda_wta (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 

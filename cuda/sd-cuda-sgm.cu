@@ -81,28 +81,20 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
         LANES);
     rp[p] = __shfl_sync (SD_FULL_MASK, P[p], (g + 1) & (LANES - 1), LANES);
   }
-  const uint32_t mp2 = (min_prev + p2) * 0x10001u;
-  const uint32_t negm = ((0x10000u - min_prev) & 0xffffu) * 0x10001u;
-  uint32_t lmin = SD_FULL_MASK;
+  uint32_t km1[NP], kp1[NP];
 #pragma unroll
   for (int p = 0; p < NP; p++) {
     /* lane 0's k - 1 and the last lane's k + 1 live in the other register
      * of the pair: k = g + 2 LANES p (low half), g + 2 LANES p + LANES
      * (high half) */
-    const uint32_t km1 = g == 0 ?
+    km1[p] = g == 0 ?
         __byte_perm (p > 0 ? rm[p - 1] : SD_SENT2, rm[p], 0x5432) : rm[p];
-    const uint32_t kp1 = g == LANES - 1 ?
+    kp1[p] = g == LANES - 1 ?
         __byte_perm (rp[p], p + 1 < NP ? rp[p + 1] : SD_SENT2, 0x5432) :
         rp[p];
-    uint32_t t = __viaddmin_u16x2 (km1, p1x2, P[p]);
-    t = __viaddmin_u16x2 (kp1, p1x2, t);
-    t = sd_min16x2 (t, mp2);
-    /* t >= min_prev, so the 16-bit wrap of t + (C - min_prev) is exact */
-    uint32_t L = sd_add16x2 (t, sd_add16x2 (c[p], negm));
-    L = (L & keep[p]) | (SD_SENT2 & ~keep[p]);
-    P[p] = L;
-    lmin = sd_min16x2 (lmin, L);
   }
+  const uint32_t lmin = sd_path_cells < DPL > (P, km1, kp1, min_prev, c,
+      p1x2, p2, keep);
   return sd_group_min < LANES > (min (lmin & 0xffff, lmin >> 16),
       SD_FULL_MASK);
 }
@@ -115,16 +107,6 @@ sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
   const int step = abs ((int) g - (int) g_prev);
   return max (a.p1, a.p2 * SD_P2_ADAPTIVE_STEP / (SD_P2_ADAPTIVE_STEP +
           step));
-}
-
-template < int LANES, int DPL > __device__ __forceinline__ void
-sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
-{
-#pragma unroll
-  for (int p = 0; p < (DPL + 1) / 2; p++) {
-    const int k = g + 2 * LANES * p;
-    keep[p] = (k < D ? 0xffffu : 0) | (k + LANES < D ? 0xffff0000u : 0);
-  }
 }
 
 /* ---- the kernel ------------------------------------------------------------ */
@@ -296,12 +278,33 @@ sd_cuda_sgm_uses_8bit (const SdParams * p)
   return sd_cost_max (p) + p->p2 <= 255;
 }
 
+SdSgmVolumes
+sd_cuda_sgm_volumes (const SdParams * p, int width, int rows_strip)
+{
+  if (!sd_cuda_sgm_uses_8bit (p))
+    return SD_SGM_VOLUMES_SUM16;
+  if (sd_cuda_sgm_rows_runs (p, width, rows_strip))
+    return SD_SGM_VOLUMES_ROWS;
+  return p->paths == 4 ? SD_SGM_VOLUMES_PATHS4 : SD_SGM_VOLUMES_PATHS8;
+}
+
 size_t
-sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height)
+sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height,
+    int rows_strip)
 {
   const size_t cells = (size_t) width * height *
       sd_sgm_cells_per_pixel (p->num_disparities);
-  size_t bytes = sd_cuda_sgm_uses_8bit (p) ? cells * p->paths : cells * 2;
+  size_t bytes;
+  switch (sd_cuda_sgm_volumes (p, width, rows_strip)) {
+    case SD_SGM_VOLUMES_SUM16:
+      bytes = cells * 2;
+      break;
+    case SD_SGM_VOLUMES_ROWS:
+      bytes = cells * 6 + sd_cuda_sgm_rows_bytes (width);
+      break;
+    default:
+      bytes = cells * p->paths;
+  }
   return (bytes + 255) & ~(size_t) 255;
 }
 
@@ -343,7 +346,6 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   int lanes, dpl;
   sd_sgm_layout (D, &lanes, &dpl);
   const int lines_per_block = SD_SGM_WARPS * (32 / lanes);
-  const bool u8 = sd_cuda_sgm_uses_8bit (p);
   a.guide = b->guide;
   a.cost = (const uint8_t *) b->cost_volume;
   a.volume = (uint8_t *) b->volume;
@@ -356,21 +358,44 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.p2 = p->p2;
   a.adaptive = sd_params_p2_adaptive (p);
 
+  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, w, b->rows_strip);
   /* the horizontal directions (0 and 1) have the longest lines: they go
    * first in the grid so that they start early */
-  if (u8) {
+  if (v != SD_SGM_VOLUMES_SUM16) {
+    const int n = v == SD_SGM_VOLUMES_ROWS ? 2 : p->paths;
     int blocks = 0;
-    for (int i = 0; i < p->paths; i++) {
+    for (int i = 0; i < n; i++) {
       a.dir[i] = i;
       a.block0[i] = blocks;
       blocks += sd_cuda_div_up (sd_direction_lines (i, w, h),
           lines_per_block);
     }
-    a.n_segments = p->paths;
+    a.n_segments = n;
     a.block0[a.n_segments] = blocks;
+    if (v != SD_SGM_VOLUMES_ROWS) {
+      sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
+          stream });
+      return cudaGetLastError ();
+    }
+    /* the rows first (a cooperative launch: all its blocks at once), the
+     * horizontal lines on aside beside them */
+    const size_t cells = (size_t) w * h * a.dp;
+    cudaError_t e = cudaEventRecord (b->fork, stream);
+    if (e == cudaSuccess)
+      e = sd_cuda_sgm_rows (p, a.cost, (uint16_t *) (a.volume +
+              2 * cells), cells, a.volume + 6 * cells, w, h, b->rows_strip,
+          stream);
+    if (e == cudaSuccess)
+      e = cudaStreamWaitEvent (b->aside, b->fork, 0);
+    if (e != cudaSuccess)
+      return e;
     sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
-        stream });
-    return cudaGetLastError ();
+        b->aside });
+    if ((e = cudaGetLastError ()) == cudaSuccess)
+      e = cudaEventRecord (b->join, b->aside);
+    if (e == cudaSuccess)
+      e = cudaStreamWaitEvent (stream, b->join, 0);
+    return e;
   }
   a.n_segments = 1;
   for (int i = 0; i < p->paths; i++) {

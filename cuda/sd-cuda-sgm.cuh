@@ -112,6 +112,45 @@ sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
   return v;
 }
 
+/* ---- the path recurrence ----------------------------------------------- */
+
+/* L[k] = C[k] + min(P[k], P[k-1] + P1, P[k+1] + P1, minP + P2) - minP on a
+ * lane's packed registers, P[k -+ 1] given in km1 and kp1; P becomes L
+ * (padded slots, keep 0, the sentinel).  Returns the lane's minimum, packed
+ * (the low and high halves' own). */
+template < int DPL > __device__ __forceinline__ uint32_t
+sd_path_cells (uint32_t (&P)[(DPL + 1) / 2],
+    const uint32_t (&km1)[(DPL + 1) / 2], const uint32_t (&kp1)[(DPL + 1) / 2],
+    uint32_t min_prev, const uint32_t (&c)[(DPL + 1) / 2], uint32_t p1x2,
+    uint32_t p2, const uint32_t (&keep)[(DPL + 1) / 2])
+{
+  const uint32_t mp2 = (min_prev + p2) * 0x10001u;
+  const uint32_t negm = ((0x10000u - min_prev) & 0xffffu) * 0x10001u;
+  uint32_t lmin = SD_FULL_MASK;
+#pragma unroll
+  for (int p = 0; p < (DPL + 1) / 2; p++) {
+    uint32_t t = __viaddmin_u16x2 (km1[p], p1x2, P[p]);
+    t = __viaddmin_u16x2 (kp1[p], p1x2, t);
+    t = sd_min16x2 (t, mp2);
+    /* t >= min_prev, so the 16-bit wrap of t + (C - min_prev) is exact */
+    uint32_t L = sd_add16x2 (t, sd_add16x2 (c[p], negm));
+    L = (L & keep[p]) | (SD_SENT2 & ~keep[p]);
+    P[p] = L;
+    lmin = sd_min16x2 (lmin, L);
+  }
+  return lmin;
+}
+
+template < int LANES, int DPL > __device__ __forceinline__ void
+sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
+{
+#pragma unroll
+  for (int p = 0; p < (DPL + 1) / 2; p++) {
+    const int k = g + 2 * LANES * p;
+    keep[p] = (k < D ? 0xffffu : 0) | (k + LANES < D ? 0xffff0000u : 0);
+  }
+}
+
 /* ---- volume access ------------------------------------------------------- */
 
 /* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL

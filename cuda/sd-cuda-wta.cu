@@ -26,8 +26,9 @@ typedef struct
   int uniqueness, subpixel, lr;
 } SdWtaArgs;
 
-/* NS: 8-bit path volumes to add, or 0 for the 16-bit sum. */
-template < int LANES, int DPL, int NS > __global__ void
+/* The volumes to add: NS 8-bit ones, then N16 16-bit ones (layouts of
+ * sd_cuda_sgm_volume_bytes). */
+template < int LANES, int DPL, int NS, int N16 > __global__ void
 __launch_bounds__ (32 * SD_WTA_WARPS)
 sd_wta_kernel (const SdWtaArgs a)
 {
@@ -43,6 +44,7 @@ sd_wta_kernel (const SdWtaArgs a)
   const int w = a.width, D = a.D, dmin = a.dmin;
   const size_t row = (size_t) y * w;
   const int n = min (SD_WTA_TILE, w - x0);
+  const uint16_t *vol16 = (const uint16_t *) (a.volume + NS * a.path_stride);
 
   /* two pixels per group and round: their reads are in flight together */
   for (int i0 = group; i0 < n; i0 += 2 * GROUPS) {
@@ -51,24 +53,25 @@ sd_wta_kernel (const SdWtaArgs a)
     for (int u = 0; u < 2; u++) {
       const int i = min (i0 + u * GROUPS, n - 1);
       const size_t cell = (row + x0 + i) * a.dp + g * DPL;
-      if (NS == 0) {
-        const SdHalves < DPL > h = sd_load_u16 < DPL > ((const uint16_t *)
-            a.volume + cell);
+      SdBytes < DPL > b[NS > 0 ? NS : 1];
+      SdHalves < DPL > hv[N16 > 0 ? N16 : 1];
+#pragma unroll
+      for (int s = 0; s < NS; s++)
+        b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+#pragma unroll
+      for (int s = 0; s < N16; s++)
+        hv[s] = sd_load_u16 < DPL > (vol16 + s * a.path_stride + cell);
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        S2[u][p] = N16 > 0 ? hv[0].w[p] : 0;
+#pragma unroll
+      for (int s = 1; s < N16; s++)
 #pragma unroll
         for (int p = 0; p < NP; p++)
-          S2[u][p] = h.w[p];
-      } else {
-        SdBytes < DPL > b[NS > 0 ? NS : 1];
+          S2[u][p] = sd_add16x2 (S2[u][p], hv[s].w[p]);
 #pragma unroll
-        for (int s = 0; s < NS; s++)
-          b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
-#pragma unroll
-        for (int p = 0; p < NP; p++)
-          S2[u][p] = 0;
-#pragma unroll
-        for (int s = 0; s < NS; s++)
-          sd_add_u8 < DPL > (S2[u], b[s]);
-      }
+      for (int s = 0; s < NS; s++)
+        sd_add_u8 < DPL > (S2[u], b[s]);
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -150,18 +153,20 @@ sd_wta_kernel (const SdWtaArgs a)
 }
 
 template < int LANES, int DPL > static void
-sd_wta_launch (int ns, const SdWtaArgs & a, cudaStream_t stream)
+sd_wta_launch (SdSgmVolumes v, const SdWtaArgs & a, cudaStream_t stream)
 {
   const int NP = (DPL + 1) / 2;
   const size_t smem = (size_t) SD_WTA_TILE * (NP * LANES + 1) * 4;
   const dim3 grid (sd_cuda_div_up (a.width, SD_WTA_TILE), a.height);
   const dim3 block (32 * SD_WTA_WARPS);
-  if (ns == 0)
-    sd_wta_kernel < LANES, DPL, 0 > <<< grid, block, smem, stream >>> (a);
-  else if (ns == 4)
-    sd_wta_kernel < LANES, DPL, 4 > <<< grid, block, smem, stream >>> (a);
+  if (v == SD_SGM_VOLUMES_SUM16)
+    sd_wta_kernel < LANES, DPL, 0, 1 > <<< grid, block, smem, stream >>> (a);
+  else if (v == SD_SGM_VOLUMES_ROWS)
+    sd_wta_kernel < LANES, DPL, 2, 2 > <<< grid, block, smem, stream >>> (a);
+  else if (v == SD_SGM_VOLUMES_PATHS4)
+    sd_wta_kernel < LANES, DPL, 4, 0 > <<< grid, block, smem, stream >>> (a);
   else
-    sd_wta_kernel < LANES, DPL, 8 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 8, 0 > <<< grid, block, smem, stream >>> (a);
 }
 
 cudaError_t
@@ -191,18 +196,18 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
     if (e != cudaSuccess)
       return e;
   }
-  const int ns = sd_cuda_sgm_uses_8bit (p) ? p->paths : 0;
+  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->width, b->rows_strip);
   if (dpl == 16)
-    sd_wta_launch < 16, 16 > (ns, a, stream);
+    sd_wta_launch < 16, 16 > (v, a, stream);
   else if (lanes == 32)
-    sd_wta_launch < 32, 8 > (ns, a, stream);
+    sd_wta_launch < 32, 8 > (v, a, stream);
   else if (dpl == 8)
-    sd_wta_launch < 16, 8 > (ns, a, stream);
+    sd_wta_launch < 16, 8 > (v, a, stream);
   else if (dpl == 4)
-    sd_wta_launch < 16, 4 > (ns, a, stream);
+    sd_wta_launch < 16, 4 > (v, a, stream);
   else if (dpl == 2)
-    sd_wta_launch < 16, 2 > (ns, a, stream);
+    sd_wta_launch < 16, 2 > (v, a, stream);
   else
-    sd_wta_launch < 16, 1 > (ns, a, stream);
+    sd_wta_launch < 16, 1 > (v, a, stream);
   return cudaGetLastError ();
 }

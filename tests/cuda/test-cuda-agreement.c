@@ -283,6 +283,42 @@ banded (SdEngine * cpu, SdEngine * gpu)
   pair_free (&pair);
 }
 
+/* Frames at least 2560 wide with more than 128 disparities, where the
+ * CUDA backend aggregates the six directions that move between rows a row
+ * at a time in vertical strips (cuda/sd-cuda-sgm-rows.cu): widths that end
+ * in a full strip, a strip narrower than a chunk and a wider one; heights
+ * of one row, one chunk, a chunk and one row, and more; a scene and
+ * noise; a minimum disparity, the confidence and uniqueness, and bands. */
+static void
+wide (SdEngine * cpu, SdEngine * gpu)
+{
+  static const int widths[] = { 2560, 2564, 2603 };
+  static const int heights[] = { 1, 8, 9, 27 };
+  for (size_t i = 0; i < 3; i++)
+    for (size_t j = 0; j < 4; j++) {
+      if ((quick && j == 3) || !my_case ())
+        continue;
+      const int w = widths[i], h = heights[j];
+      const int D = i == 1 ? 160 : 256, dmin = i == 2 ? 5 : 0;
+      Pair pair;
+      if (j % 2 == 0 || !pair_synth (&pair, w, h, D, dmin, 40 + j))
+        pair_noise (&pair, w, h, D / 3 + dmin, 40 + j);
+      SdParams p;
+      sd_params_init (&p);
+      p.num_disparities = D;
+      p.min_disparity = dmin;
+      compare_pair ("wide", &pair, &p, cpu, gpu);
+      p.confidence = true;
+      p.uniqueness = 5;
+      compare_pair ("wide confidence", &pair, &p, cpu, gpu);
+      if (h > 8) {
+        p.band_rows = h / 3;
+        compare_pair ("wide bands", &pair, &p, cpu, gpu);
+      }
+      pair_free (&pair);
+    }
+}
+
 /* Hole filling removes speckles (sd-speckle.h) over the whole frame: on
  * pairs large enough that segments of a few pixels are speckles, one
  * unrelated noise (nearly every pixel in a segment of its own) and one
@@ -739,6 +775,7 @@ main (int argc, char **argv)
   formats (cpu, gpu);
   rectified (cpu, gpu);
   banded (cpu, gpu);
+  wide (cpu, gpu);
   speckled (cpu, gpu);
 #ifdef SD_HAVE_CUDA
   if (!strcmp (under_test, "cuda")) {
