@@ -172,9 +172,13 @@ typedef struct
       total;
 } Layout;
 
+/* The strip of SGM's row aggregation for these parameters (0: not used),
+ * the runtime asked only where the parameters want it, once a width. */
 static int
-rows_strip (SdCudaPipeline * s, int w)
+rows_strip (SdCudaPipeline * s, const SdParams * p, int w)
 {
+  if (!sd_cuda_sgm_rows_wanted (p, w))
+    return 0;
   if (w != s->rows_width) {
     s->rows_strip = sd_cuda_sgm_rows_strip (&s->info, w);
     s->rows_width = w;
@@ -191,7 +195,7 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
   /* the aggregation scratch: SGM's path volumes or a BP workspace */
   const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
   const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, work_h,
-      rows_strip (s, w)) :
+      rows_strip (s, p, w)) :
       p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
       work_h) : sd_cuda_tiled_bp_workspace_bytes (p, w, work_h);
   Layout l;
@@ -418,7 +422,7 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
   b.aside = s->aside;
   b.fork = s->fork;
   b.join = s->join;
-  b.rows_strip = rows_strip (s, w);
+  b.rows_strip = rows_strip (s, p, w);
   /* twelve steps of reads in flight pay up to 128 disparities; with 256
    * the registers they take cost more occupancy than they give (run 7),
    * and eight do best there (run 24) */
@@ -740,7 +744,7 @@ create_copy_streams (SdCudaPipeline * s)
       != cudaSuccess)
     return e;
   s->download = down;
-  return cudaStreamCreateWithFlags (&s->aside, cudaStreamNonBlocking);
+  return cudaSuccess;
 }
 
 /* The timing events and each slot's; stops at the first failure. */
@@ -826,7 +830,9 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
     return NULL;
   }
   const char *what = "opening the CUDA device";
-  if ((e = create_copy_streams (s)) == cudaSuccess) {
+  if ((e = create_copy_streams (s)) == cudaSuccess
+      && (e = cudaStreamCreateWithFlags (&s->aside,
+              cudaStreamNonBlocking)) == cudaSuccess) {
     what = "creating events";
     e = create_events (s);
   }
@@ -1042,7 +1048,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_min = wall_ms[0];
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w,
-      work_height (h, s->band_rows), rows_strip (s, w));
+      work_height (h, s->band_rows), rows_strip (s, p, w));
   t->band_rows = s->band_rows;
   t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
       0);

@@ -65,7 +65,7 @@ typedef struct
    * join: events recorded on stream and aside) */
   cudaStream_t aside;
   cudaEvent_t fork, join;
-  int rows_strip;               /* sd_cuda_sgm_rows_strip() of the width */
+  int rows_strip;               /* the row aggregation's strip, 0: none */
   int deep_reads;               /* more reads of it in flight per scanline */
   int16_t *disp;                /* left disparity, 16 * d or invalid */
   uint8_t *margin;              /* each pixel's margin (sd-confidence.h), or
@@ -90,8 +90,7 @@ typedef enum
   SD_SGM_VOLUMES_PATHS8,
   SD_SGM_VOLUMES_ROWS,
 } SdSgmVolumes;
-SdSgmVolumes sd_cuda_sgm_volumes (const SdParams * params, int width,
-    int rows_strip);
+SdSgmVolumes sd_cuda_sgm_volumes (const SdParams * params, int rows_strip);
 size_t sd_cuda_sgm_volume_bytes (const SdParams * params, int width,
     int height, int rows_strip);
 /* sd-cuda-cost-volume.cu: every pixel's and disparity's matching cost into
@@ -108,10 +107,10 @@ cudaError_t sd_cuda_sgm (const SdParams * params,
 /* sd-cuda-sgm-rows.cu: the six directions with dy != 0 into two 16-bit
  * sums (down's, then up's sum_stride halves further), from the cost
  * volume, in vertical strips of sd_cuda_sgm_rows_strip() columns (0: not
- * on this device), where sd_cuda_sgm_rows_runs() (the 32-lane layout
+ * on this device), where sd_cuda_sgm_rows_wanted() (the 32-lane layout
  * only); scratch: sd_cuda_sgm_rows_bytes(). */
+int sd_cuda_sgm_rows_wanted (const SdParams * params, int width);
 int sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width);
-int sd_cuda_sgm_rows_runs (const SdParams * params, int width, int strip);
 size_t sd_cuda_sgm_rows_bytes (int width);
 cudaError_t sd_cuda_sgm_rows (const SdParams * params, const uint8_t * cost,
     uint16_t * sum, size_t sum_stride, void *scratch, int width, int height,

@@ -16,7 +16,7 @@
  * A warp takes one column of a row and all three directions, in the
  * 32-lane layout of sd-cuda-sgm.cuh (more than 128 disparities: with wide
  * frames, where this scheme measured faster than sd-cuda-sgm.cu's lines;
- * sd_cuda_sgm_rows_runs()).  The row before is
+ * sd_cuda_sgm_rows_wanted()).  The row before is
  * held as 8-bit records (a lane's slots contiguous, as in the volumes):
  * the k - 1 and k + 1 neighbours are the bytes of the lanes beside, read
  * from shared memory.  The costs come from the cost volume a few rows
@@ -85,14 +85,6 @@ __device__ __forceinline__ SdBytes < 8 > sd_bytes_down (SdBytes < 8 > b)
   return b;
 }
 
-/* The low bytes of the packed registers, padded slots 0xff (pad). */
-__device__ __forceinline__ void
-sd_store_record (uint8_t * p, const uint32_t (&L)[4], const SdBytes < 8 > &pad)
-{
-  *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1], 0x6420) | pad.w[0],
-      __byte_perm (L[2], L[3], 0x6420) | pad.w[1]);
-}
-
 /* The warp's minimum of two packed 16-bit values at once. */
 __device__ __forceinline__ uint32_t
 sd_warp_min16x2 (uint32_t v)
@@ -129,15 +121,11 @@ sd_sgm_rows_kernel (const SdRowsArgs a)
 
   uint32_t keep[NP];
   sd_lane_masks < LANES, DPL > (a.D, g, keep);
-  SdBytes < DPL > pad;
-#pragma unroll
-  for (int q = 0; q < 2; q++) {
-    pad.w[q] = 0;
-#pragma unroll
-    for (int b = 0; b < 4; b++)
-      if (g + LANES * (4 * q + b) >= a.D)
-        pad.w[q] |= 0xffu << 8 * b;
-  }
+  /* padded slots are stored as 0xff: never a neighbour's better candidate
+   * (every path cost is at most 255) */
+  SdBytes < DPL > pad = sd_pack_u8 < DPL > (keep);
+  pad.w[0] = ~pad.w[0];
+  pad.w[1] = ~pad.w[1];
   const uint32_t p1x2 = (uint32_t) a.p1 * 0x10001u;
   /* this lane's bytes in a record, and those of the lanes beside */
   const int own_at = g * DPL;
@@ -250,7 +238,10 @@ sd_sgm_rows_kernel (const SdRowsArgs a)
         const uint32_t lmin = sd_path_cells < DPL > (P, km1, kp1,
             msrc[dir - 4 * dx], cst, p1x2, a.p2, keep);
         m[dir] = min (lmin & 0xffff, lmin >> 16);
-        sd_store_record (dst + dir * DP + own_at, P, pad);
+        SdBytes < DPL > out = sd_pack_u8 < DPL > (P);
+        out.w[0] |= pad.w[0];
+        out.w[1] |= pad.w[1];
+        sd_store_bytes < DPL > (dst + dir * DP + own_at, out);
 #pragma unroll
         for (int p = 0; p < NP; p++)
           s[p] = dir == 0 ? P[p] : sd_add16x2 (s[p], P[p]);
@@ -344,18 +335,18 @@ sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width)
 }
 
 int
-sd_cuda_sgm_rows_runs (const SdParams * p, int width, int strip)
+sd_cuda_sgm_rows_wanted (const SdParams * p, int width)
 {
   /* where they measured faster than the path kernel (H100, 2026-11-26,
    * docs/performance.md): 8-bit paths, more than 128 disparities (the
    * 32-lane layout), P2 constant (with the adaptive P2 3 % slower at
    * 3840x2160), frames at least 2560 wide (at 1920 the device time gains
-   * 3 % but a pair in host memory takes 2 to 5 % longer).  Not the height:
+   * 3 % but a pair in host memory takes 1 to 5 % longer).  Not the height:
    * the bands of a frame must all choose as the frame does, whose volumes'
    * size the choice sets */
   return p->paths == 8 && sd_cuda_sgm_uses_8bit (p)
       && p->num_disparities > 128 && width >= 2560
-      && !sd_params_p2_adaptive (p) && strip > 0;
+      && !sd_params_p2_adaptive (p);
 }
 
 cudaError_t

@@ -279,11 +279,11 @@ sd_cuda_sgm_uses_8bit (const SdParams * p)
 }
 
 SdSgmVolumes
-sd_cuda_sgm_volumes (const SdParams * p, int width, int rows_strip)
+sd_cuda_sgm_volumes (const SdParams * p, int rows_strip)
 {
   if (!sd_cuda_sgm_uses_8bit (p))
     return SD_SGM_VOLUMES_SUM16;
-  if (sd_cuda_sgm_rows_runs (p, width, rows_strip))
+  if (rows_strip > 0)
     return SD_SGM_VOLUMES_ROWS;
   return p->paths == 4 ? SD_SGM_VOLUMES_PATHS4 : SD_SGM_VOLUMES_PATHS8;
 }
@@ -295,7 +295,7 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height,
   const size_t cells = (size_t) width * height *
       sd_sgm_cells_per_pixel (p->num_disparities);
   size_t bytes;
-  switch (sd_cuda_sgm_volumes (p, width, rows_strip)) {
+  switch (sd_cuda_sgm_volumes (p, rows_strip)) {
     case SD_SGM_VOLUMES_SUM16:
       bytes = cells * 2;
       break;
@@ -358,7 +358,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.p2 = p->p2;
   a.adaptive = sd_params_p2_adaptive (p);
 
-  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, w, b->rows_strip);
+  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->rows_strip);
   /* the horizontal directions (0 and 1) have the longest lines: they go
    * first in the grid so that they start early */
   if (v != SD_SGM_VOLUMES_SUM16) {

@@ -153,31 +153,51 @@ sd_lane_masks (int D, int g, uint32_t (&keep)[(DPL + 1) / 2])
 
 /* ---- volume access ------------------------------------------------------- */
 
-/* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL
- * bytes, 16-bit DPL halves (= the packed registers as they are). */
-template < int DPL > __device__ __forceinline__ void
-sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
-{
-  if constexpr (DPL == 1) {
-    *p = (uint8_t) L[0];
-  } else if constexpr (DPL == 2) {
-    *(uint16_t *) p = (uint16_t) __byte_perm (L[0], 0, 0x0020);
-  } else if constexpr (DPL == 4) {
-    *(uint32_t *) p = __byte_perm (L[0], L[1], 0x6420);
-  } else if constexpr (DPL == 8) {
-    *(uint2 *) p = make_uint2 (__byte_perm (L[0], L[1], 0x6420),
-        __byte_perm (L[2], L[3], 0x6420));
-  } else {
-    *(uint4 *) p = make_uint4 (__byte_perm (L[0], L[1], 0x6420),
-        __byte_perm (L[2], L[3], 0x6420), __byte_perm (L[4], L[5], 0x6420),
-        __byte_perm (L[6], L[7], 0x6420));
-  }
-}
-
 template < int DPL > struct SdBytes
 {
   uint32_t w[(DPL + 3) / 4];
 };
+
+/* The low bytes of the packed registers, in slot order. */
+template < int DPL > __device__ __forceinline__ SdBytes < DPL >
+sd_pack_u8 (const uint32_t (&L)[(DPL + 1) / 2])
+{
+  SdBytes < DPL > b;
+  if constexpr (DPL == 1) {
+    b.w[0] = L[0];
+  } else if constexpr (DPL == 2) {
+    b.w[0] = __byte_perm (L[0], 0, 0x0020);
+  } else {
+#pragma unroll
+    for (int q = 0; q < DPL / 4; q++)
+      b.w[q] = __byte_perm (L[2 * q], L[2 * q + 1], 0x6420);
+  }
+  return b;
+}
+
+/* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL
+ * bytes, 16-bit DPL halves (= the packed registers as they are). */
+template < int DPL > __device__ __forceinline__ void
+sd_store_bytes (uint8_t * p, const SdBytes < DPL > &b)
+{
+  if constexpr (DPL == 1) {
+    *p = (uint8_t) b.w[0];
+  } else if constexpr (DPL == 2) {
+    *(uint16_t *) p = (uint16_t) b.w[0];
+  } else if constexpr (DPL == 4) {
+    *(uint32_t *) p = b.w[0];
+  } else if constexpr (DPL == 8) {
+    *(uint2 *) p = make_uint2 (b.w[0], b.w[1]);
+  } else {
+    *(uint4 *) p = make_uint4 (b.w[0], b.w[1], b.w[2], b.w[3]);
+  }
+}
+
+template < int DPL > __device__ __forceinline__ void
+sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
+{
+  sd_store_bytes < DPL > (p, sd_pack_u8 < DPL > (L));
+}
 
 template < int DPL > __device__ __forceinline__ SdBytes < DPL >
 sd_load_u8 (const uint8_t * p)

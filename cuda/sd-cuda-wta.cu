@@ -196,7 +196,7 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
     if (e != cudaSuccess)
       return e;
   }
-  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->width, b->rows_strip);
+  const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->rows_strip);
   if (dpl == 16)
     sd_wta_launch < 16, 16 > (v, a, stream);
   else if (lanes == 32)
