@@ -8,12 +8,15 @@
  *     stream does not reach EOS.  CI runs it on the CPU; on the GPU machine
  *     it runs under compute-sanitizer with cuda and cpu.
  *
- *   element-stress soak SECONDS [BACKEND]
+ *   element-stress soak SECONDS [BACKEND [DEVICE ...]]
  *     1920x1080 pairs (one textured frame a side, repeated by imagefreeze at
  *     no cost) with 128 disparities for SECONDS, printing every 10 s the
  *     pairs so far, the rate over the last 10 s, the process's resident
  *     memory (VmRSS) and the device memory it holds (nvidia-smi, when
- *     present); then EOS, and a summary line.
+ *     present, with the number of GPUs it holds memory on); then EOS, and a
+ *     summary line.  With DEVICEs, one stereodepth per device
+ *     (cuda-device-id), each with its own inputs, all in one pipeline: the
+ *     rate of several GPUs together.
  *
  * Exit status 0 on success, 1 on failure, 2 on bad usage. */
 #include <gst/gst.h>
@@ -25,21 +28,35 @@
 #define CHURN_FRAMES 150        /* 5 s at 30/1 */
 #define WAIT_PAIRS 8            /* pairs between two churn steps */
 #define STALL_SECONDS 120       /* compute-sanitizer is slow */
+#define MAX_ELEMENTS 16
 
+/* A pipeline with stereodepth elements named sd0, sd1, ... */
 typedef struct
 {
   GstElement *pipeline;
-  GstElement *sd;
+  GstElement *sd[MAX_ELEMENTS];
+  gint n_sd;
   gboolean failed;
   gboolean eos;
 } Run;
 
 static guint64
-pairs (Run * r)
+element_pairs (GstElement * sd, const gchar * counter)
 {
   guint64 n;
 
-  g_object_get (r->sd, "frames-processed", &n, NULL);
+  g_object_get (sd, counter, &n, NULL);
+  return n;
+}
+
+static guint64
+pairs (Run * r)
+{
+  guint64 n = 0;
+  gint i;
+
+  for (i = 0; i < r->n_sd; i++)
+    n += element_pairs (r->sd[i], "frames-processed");
   return n;
 }
 
@@ -116,7 +133,14 @@ start (Run * r, const gchar * description)
     g_error_free (err);
     return FALSE;
   }
-  r->sd = gst_bin_get_by_name (GST_BIN (r->pipeline), "sd");
+  for (r->n_sd = 0; r->n_sd < MAX_ELEMENTS; r->n_sd++) {
+    gchar *name = g_strdup_printf ("sd%d", r->n_sd);
+
+    r->sd[r->n_sd] = gst_bin_get_by_name (GST_BIN (r->pipeline), name);
+    g_free (name);
+    if (!r->sd[r->n_sd])
+      break;
+  }
   if (gst_element_set_state (r->pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
     poll_bus (r, 0);
@@ -129,8 +153,11 @@ start (Run * r, const gchar * description)
 static void
 stop (Run * r)
 {
+  gint i;
+
   gst_element_set_state (r->pipeline, GST_STATE_NULL);
-  gst_object_unref (r->sd);
+  for (i = 0; i < r->n_sd; i++)
+    gst_object_unref (r->sd[i]);
   gst_object_unref (r->pipeline);
 }
 
@@ -169,14 +196,14 @@ static int
 churn (gchar ** backends, int n_backends)
 {
   Run r = { 0 };
-  gchar *description = g_strdup_printf ("stereodepth name=sd backend=%s "
+  gchar *description = g_strdup_printf ("stereodepth name=sd0 backend=%s "
       "num-disparities=64 ! fakesink sync=false "
       "videotestsrc pattern=snow num-buffers=%d ! capsfilter name=lcaps "
       "caps=video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 ! "
-      "queue ! sd.sink_left "
+      "queue ! sd0.sink_left "
       "videotestsrc pattern=snow num-buffers=%d ! capsfilter name=rcaps "
       "caps=video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 ! "
-      "queue ! sd.sink_right", backends[0], CHURN_FRAMES, CHURN_FRAMES);
+      "queue ! sd0.sink_right", backends[0], CHURN_FRAMES, CHURN_FRAMES);
   gboolean ok = start (&r, description);
   int i;
 
@@ -192,7 +219,7 @@ churn (gchar ** backends, int n_backends)
     const gchar *b = backends[i % n_backends];
 
     printf ("backend=%s while playing\n", b);
-    gst_util_set_object_arg (G_OBJECT (r.sd), "backend", b);
+    gst_util_set_object_arg (G_OBJECT (r.sd[0]), "backend", b);
     ok = run_pairs (&r, WAIT_PAIRS);
   }
   if (ok) {
@@ -228,45 +255,103 @@ rss_kib (void)
   return kib;
 }
 
-/* The device memory this process holds in MiB, from nvidia-smi; -1 where
- * it cannot say. */
+/* The device memory this process holds in MiB, over all GPUs, from
+ * nvidia-smi (-1 where it cannot say), and on how many GPUs. */
 static long
-gpu_mib (void)
+gpu_mib (int *n_gpus)
 {
   FILE *p = popen ("nvidia-smi --query-compute-apps=pid,used_memory "
       "--format=csv,noheader,nounits 2>/dev/null", "r");
   long pid, mib, found = -1;
 
+  *n_gpus = 0;
   if (!p)
     return -1;
+  /* a line per process and GPU */
   while (fscanf (p, "%ld, %ld", &pid, &mib) == 2)
-    if (pid == (long) getpid ())
-      found = mib;
+    if (pid == (long) getpid ()) {
+      found = MAX (found, 0) + mib;
+      ++*n_gpus;
+    }
   pclose (p);
   return found;
 }
 
-static int
-soak (int seconds, const gchar * backend)
+/* One stereodepth per device (device -1: the element's default), each with
+ * its own 1920x1080 inputs. */
+static gchar *
+soak_description (const gchar * backend, gchar ** devices, gint n)
 {
-  Run r = { 0 };
   const gchar *caps = "video/x-raw,format=GRAY8,width=1920,height=1080,"
       "framerate=300/1";
-  gchar *description = g_strdup_printf ("stereodepth name=sd backend=%s "
-      "num-disparities=128 ! fakesink sync=false "
-      "videotestsrc num-buffers=1 pattern=snow ! %s ! imagefreeze ! queue ! "
-      "sd.sink_left "
-      "videotestsrc num-buffers=1 pattern=snow ! %s ! imagefreeze ! queue ! "
-      "sd.sink_right", backend, caps, caps);
+  GString *d = g_string_new (NULL);
+  gint i;
+
+  for (i = 0; i < MAX (n, 1); i++) {
+    gchar *device = n ? g_strdup_printf (" cuda-device-id=%s", devices[i]) :
+        g_strdup ("");
+    const gchar *side[] = { "left", "right" };
+    gint k;
+
+    g_string_append_printf (d, "stereodepth name=sd%d backend=%s%s "
+        "num-disparities=128 ! fakesink sync=false ", i, backend, device);
+    for (k = 0; k < 2; k++)
+      g_string_append_printf (d, "videotestsrc num-buffers=1 pattern=snow ! "
+          "%s ! imagefreeze ! queue ! sd%d.sink_%s ", caps, i, side[k]);
+    g_free (device);
+  }
+  return g_string_free (d, FALSE);
+}
+
+/* An input's next buffer becomes its EOS, sent from its own streaming
+ * thread: an EOS sent from the main thread waits for the input's stream
+ * lock, which the streaming thread holds while it pushes, and took 1 to 20
+ * s to get in on the GPU machine.  Once the pad is at EOS, its upstream's
+ * pushes return EOS before reaching the probe. */
+static GstPadProbeReturn
+eos_instead (GstPad * pad, G_GNUC_UNUSED GstPadProbeInfo * info,
+    G_GNUC_UNUSED gpointer data)
+{
+  gst_pad_send_event (pad, gst_event_new_eos ());
+  return GST_PAD_PROBE_DROP;
+}
+
+/* Ends the inputs of every stereodepth: imagefreeze never ends, and a
+ * pipeline sends EOS to its sources (videotestsrc, long done). */
+static void
+end_inputs (Run * r)
+{
+  gint i;
+
+  for (i = 0; i < r->n_sd; i++) {
+    GstIterator *it = gst_element_iterate_sink_pads (r->sd[i]);
+    GValue v = G_VALUE_INIT;
+
+    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+      gst_pad_add_probe (g_value_get_object (&v), GST_PAD_PROBE_TYPE_BUFFER,
+          eos_instead, NULL, NULL);
+      g_value_reset (&v);
+    }
+    g_value_unset (&v);
+    gst_iterator_free (it);
+  }
+}
+
+static int
+soak (int seconds, const gchar * backend, gchar ** devices, gint n_devices)
+{
+  Run r = { 0 };
+  gchar *description = soak_description (backend, devices, n_devices);
   gboolean ok = start (&r, description);
   const gint64 t0 = g_get_monotonic_time ();
-  guint64 last = 0, dropped;
+  guint64 last = 0, dropped = 0, at_tick[MAX_ELEMENTS] = { 0 };
   long rss0 = -1, rss_max = 0, gpu0 = -1, gpu_max = -1, rss = 0, gpu = -1;
-  int tick;
+  int tick, n_gpus = 0, i;
+  double sampled = 0, elapsed;
 
   g_free (description);
-  printf ("%6s %10s %8s %10s %9s\n", "t (s)", "pairs", "pairs/s", "RSS (MiB)",
-      "GPU (MiB)");
+  printf ("%6s %10s %8s %10s %9s %5s\n", "t (s)", "pairs", "pairs/s",
+      "RSS (MiB)", "GPU (MiB)", "GPUs");
   for (tick = 1; ok && tick * 10 <= seconds; tick++) {
     guint64 n;
 
@@ -275,8 +360,11 @@ soak (int seconds, const gchar * backend)
       poll_bus (&r, 100 * GST_MSECOND);
     ok = !r.failed && !r.eos;
     n = pairs (&r);
+    sampled = tick * 10;
+    for (i = 0; i < r.n_sd; i++)
+      at_tick[i] = element_pairs (r.sd[i], "frames-processed");
     rss = rss_kib ();
-    gpu = gpu_mib ();
+    gpu = gpu_mib (&n_gpus);
     /* the first sample is the baseline: allocations are made by then */
     if (tick == 1) {
       rss0 = rss;
@@ -284,31 +372,30 @@ soak (int seconds, const gchar * backend)
     }
     rss_max = MAX (rss_max, rss);
     gpu_max = MAX (gpu_max, gpu);
-    printf ("%6d %10" G_GUINT64_FORMAT " %8.1f %10.1f %9ld\n", tick * 10, n,
-        (n - last) / 10.0, rss / 1024.0, gpu);
+    printf ("%6d %10" G_GUINT64_FORMAT " %8.1f %10.1f %9ld %5d\n", tick * 10,
+        n, (n - last) / 10.0, rss / 1024.0, gpu, n_gpus);
     fflush (stdout);
     last = n;
   }
   if (ok) {
-    /* imagefreeze never ends, and a pipeline sends EOS to its sources
-     * (videotestsrc, long done): end the inputs of stereodepth instead */
-    GstIterator *it = gst_element_iterate_sink_pads (r.sd);
-    GValue v = G_VALUE_INIT;
-
-    while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
-      gst_pad_send_event (g_value_get_object (&v), gst_event_new_eos ());
-      g_value_reset (&v);
-    }
-    g_value_unset (&v);
-    gst_iterator_free (it);
+    end_inputs (&r);
     ok = run_pairs (&r, G_MAXUINT32) && r.eos;
   }
-  g_object_get (r.sd, "frames-dropped", &dropped, NULL);
+  /* the rates are those of the sampled seconds, without the last pairs
+   * and the EOS */
+  elapsed = (g_get_monotonic_time () - t0) / 1e6;
+  for (i = 0; i < r.n_sd; i++) {
+    dropped += element_pairs (r.sd[i], "frames-dropped");
+    if (r.n_sd > 1 && sampled > 0)
+      printf ("sd%d (cuda-device-id %s): %" G_GUINT64_FORMAT " pairs in %.0f "
+          "s, %.1f pairs/s\n", i, devices[i], at_tick[i], sampled,
+          at_tick[i] / sampled);
+  }
   printf ("soak: %" G_GUINT64_FORMAT " pairs in %.0f s (%.1f pairs/s), "
-      "%" G_GUINT64_FORMAT " dropped; RSS %.1f MiB at 10 s, %.1f at the end, "
-      "max %.1f; GPU %ld MiB at 10 s, %ld at the end, max %ld; %s\n",
-      pairs (&r), (g_get_monotonic_time () - t0) / 1e6,
-      pairs (&r) / ((g_get_monotonic_time () - t0) / 1e6), dropped,
+      "%" G_GUINT64_FORMAT " by EOS at %.0f s, %" G_GUINT64_FORMAT
+      " dropped; RSS %.1f MiB at 10 s, %.1f at the end, max %.1f; GPU %ld "
+      "MiB at 10 s, %ld at the end, max %ld; %s\n", last, sampled,
+      sampled > 0 ? last / sampled : 0.0, pairs (&r), elapsed, dropped,
       rss0 / 1024.0, rss / 1024.0, rss_max / 1024.0, gpu0, gpu, gpu_max,
       ok ? "EOS, no error" : "FAILED");
   stop (&r);
@@ -321,9 +408,10 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   if (argc >= 3 && !strcmp (argv[1], "churn"))
     return churn (argv + 2, argc - 2);
-  if ((argc == 3 || argc == 4) && !strcmp (argv[1], "soak"))
-    return soak (atoi (argv[2]), argc == 4 ? argv[3] : "cuda");
+  if (argc >= 3 && argc - 4 <= MAX_ELEMENTS && !strcmp (argv[1], "soak"))
+    return soak (atoi (argv[2]), argc >= 4 ? argv[3] : "cuda", argv + 4,
+        MAX (argc - 4, 0));
   fprintf (stderr, "usage: element-stress churn BACKEND [BACKEND ...]\n"
-      "       element-stress soak SECONDS [BACKEND]\n");
+      "       element-stress soak SECONDS [BACKEND [DEVICE ...]]\n");
   return 2;
 }

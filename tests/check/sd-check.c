@@ -39,12 +39,18 @@ sd_check_params (SdParams * params)
 gboolean
 sd_check_cuda_ready (void)
 {
+  return sd_check_cuda_device_ready (0);
+}
+
+gboolean
+sd_check_cuda_device_ready (gint device)
+{
   SdError err = { 0 };
   SdParams params;
   SdEngine *engine;
 
   sd_check_params (&params);
-  engine = sd_engine_new ("cuda", 0, &params, &err);
+  engine = sd_engine_new ("cuda", device, &params, &err);
   if (!engine) {
     g_print ("skipped: %s\n", err.message);
     return FALSE;

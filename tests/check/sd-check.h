@@ -118,5 +118,7 @@ void sd_check_params (SdParams * params);
  * tests are set to run in this process: CUDA does not survive fork(), and
  * the probe has initialised it. */
 gboolean sd_check_cuda_ready (void);
+/* The same for CUDA device number device (and every one before it). */
+gboolean sd_check_cuda_device_ready (gint device);
 
 #endif
