@@ -300,7 +300,7 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height,
       bytes = cells * 2;
       break;
     case SD_SGM_VOLUMES_ROWS:
-      bytes = cells * 6 + sd_cuda_sgm_rows_bytes (width);
+      bytes = cells * 4 + sd_cuda_sgm_rows_bytes (width);
       break;
     default:
       bytes = cells * p->paths;
@@ -383,8 +383,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     cudaError_t e = cudaEventRecord (b->fork, stream);
     if (e == cudaSuccess)
       e = sd_cuda_sgm_rows (p, a.cost, (uint16_t *) (a.volume +
-              2 * cells), cells, a.volume + 6 * cells, w, h, b->rows_strip,
-          stream);
+              2 * cells), a.volume + 4 * cells, w, h, b->rows_strip, stream);
     if (e == cudaSuccess)
       e = cudaStreamWaitEvent (b->aside, b->fork, 0);
     if (e != cudaSuccess)

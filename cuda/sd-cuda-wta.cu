@@ -162,7 +162,7 @@ sd_wta_launch (SdSgmVolumes v, const SdWtaArgs & a, cudaStream_t stream)
   if (v == SD_SGM_VOLUMES_SUM16)
     sd_wta_kernel < LANES, DPL, 0, 1 > <<< grid, block, smem, stream >>> (a);
   else if (v == SD_SGM_VOLUMES_ROWS)
-    sd_wta_kernel < LANES, DPL, 2, 2 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 2, 1 > <<< grid, block, smem, stream >>> (a);
   else if (v == SD_SGM_VOLUMES_PATHS4)
     sd_wta_kernel < LANES, DPL, 4, 0 > <<< grid, block, smem, stream >>> (a);
   else

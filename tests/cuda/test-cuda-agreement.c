@@ -287,16 +287,19 @@ banded (SdEngine * cpu, SdEngine * gpu)
  * CUDA backend aggregates the six directions that move between rows a row
  * at a time in vertical strips (cuda/sd-cuda-sgm-rows.cu): widths that end
  * in a full strip, a strip narrower than a chunk and a wider one; heights
- * of one row, one chunk, a chunk and one row, and more; a scene and
- * noise; a minimum disparity, the confidence and uniqueness, and bands. */
+ * of one row, one chunk, a chunk and one row, and more (61 rows, on the
+ * widest only: the chunk of the down pass that holds the middle row, where
+ * the two passes hand their sums over, waits for three of the up pass's);
+ * a scene and noise; a minimum disparity, the confidence and uniqueness,
+ * and bands. */
 static void
 wide (SdEngine * cpu, SdEngine * gpu)
 {
   static const int widths[] = { 2560, 2564, 2603 };
-  static const int heights[] = { 1, 8, 9, 27 };
+  static const int heights[] = { 1, 8, 9, 27, 61 };
   for (size_t i = 0; i < 3; i++)
-    for (size_t j = 0; j < 4; j++) {
-      if ((quick && j == 3) || !my_case ())
+    for (size_t j = 0; j < 5; j++) {
+      if ((quick && j >= 3) || (j == 4 && i != 2) || !my_case ())
         continue;
       const int w = widths[i], h = heights[j];
       const int D = i == 1 ? 160 : 256, dmin = i == 2 ? 5 : 0;
