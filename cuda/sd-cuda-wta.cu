@@ -93,15 +93,19 @@ sd_wta_kernel (const SdWtaArgs a)
       key = sd_group_min < LANES > (key, gmask);
       const int best = key & 0xff;
       const int best_sum = key >> 8;
-      /* uniqueness: the smallest sum more than one index away */
+      /* uniqueness and the confidence margin: the smallest sum more than
+       * one index away, looked for only where one of them is asked (the
+       * default asks neither) */
       uint32_t m2 = SD_FULL_MASK;
+      if (a.uniqueness != 0 || a.margin) {
 #pragma unroll
-      for (int j = 0; j < DPL; j++) {
-        const int k = g + LANES * j;
-        if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
-          m2 = min (m2, keys[j] >> 8);
+        for (int j = 0; j < DPL; j++) {
+          const int k = g + LANES * j;
+          if (abs (k - best) > 1 && keys[j] != SD_FULL_MASK)
+            m2 = min (m2, keys[j] >> 8);
+        }
+        m2 = sd_group_min < LANES > (m2, gmask);
       }
-      m2 = sd_group_min < LANES > (m2, gmask);
       const int kl = max (best - 1, 0), kr = min (best + 1, D - 1);
       const int sl = __shfl_sync (gmask, sd_slot < DPL > (S, kl / LANES),
           kl & (LANES - 1), LANES);
