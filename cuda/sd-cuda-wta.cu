@@ -143,13 +143,17 @@ sd_wta_kernel (const SdWtaArgs a)
     const int k_lo = max (0, x0 - xr - dmin);
     const int k_hi = min (D - 1, x0 + n - 1 - xr - dmin);
     uint32_t best = SD_FULL_MASK;
-    for (int k = k_lo; k <= k_hi; k++) {
-      const int i = xr + dmin + k - x0;
-      const int j = k / LANES;
-      const uint32_t word = tile[i * PITCH + (j >> 1) * LANES +
-          (k & (LANES - 1))];
-      const uint32_t s = j & 1 ? word >> 16 : word & 0xffff;
-      best = min (best, s << 8 | (uint32_t) k);
+    /* by runs of k in one slot j: along a run the cell is one pixel and
+     * one lane further, PITCH + 1 words, in the same half of the word */
+    for (int k0 = k_lo; k0 <= k_hi;) {
+      const int j = k0 / LANES;
+      const int k_end = min (k_hi, (j + 1) * LANES - 1);
+      const int shift = j & 1 ? 16 : 0;
+      const uint32_t *cell = tile + (xr + dmin + k0 - x0) * PITCH +
+          (j >> 1) * LANES + (k0 & (LANES - 1));
+      for (int k = k0; k <= k_end; k++, cell += PITCH + 1)
+        best = min (best, (*cell >> shift & 0xffff) << 8 | (uint32_t) k);
+      k0 = k_end + 1;
     }
     if (k_lo <= k_hi)
       atomicMin (&a.right_key[row + xr], best);
