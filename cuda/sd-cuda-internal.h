@@ -105,9 +105,9 @@ cudaError_t sd_cuda_cost_volume (const SdParams * params,
 cudaError_t sd_cuda_sgm (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 /* sd-cuda-sgm-rows.cu: the six directions with dy != 0 into one 16-bit
- * sum, from the cost volume, in vertical strips of sd_cuda_sgm_rows_strip() columns (0: not
- * on this device), where sd_cuda_sgm_rows_wanted() (the 32-lane layout
- * only); scratch: sd_cuda_sgm_rows_bytes(). */
+ * sum, from the cost volume, in vertical strips of sd_cuda_sgm_rows_strip()
+ * columns (0: not on this device), where sd_cuda_sgm_rows_wanted() (the
+ * 32-lane layout only); scratch: sd_cuda_sgm_rows_bytes(). */
 int sd_cuda_sgm_rows_wanted (const SdParams * params, int width);
 int sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width);
 size_t sd_cuda_sgm_rows_bytes (int width);
