@@ -81,8 +81,8 @@ typedef struct
 int sd_cuda_sgm_uses_8bit (const SdParams * params);
 /* What the aggregation leaves for winner-takes-all: one 16-bit sum; 4 or 8
  * 8-bit path volumes; or (8 paths, 8-bit) the two horizontal directions'
- * 8-bit volumes, then the 16-bit sums of the three downward and of the
- * three upward directions (sd-cuda-sgm-rows.cu). */
+ * 8-bit volumes, then the 16-bit sum of the six others
+ * (sd-cuda-sgm-rows.cu). */
 typedef enum
 {
   SD_SGM_VOLUMES_SUM16,

@@ -26,9 +26,9 @@ typedef struct
   int uniqueness, subpixel, lr;
 } SdWtaArgs;
 
-/* The volumes to add: NS 8-bit ones, then N16 16-bit ones (layouts of
- * sd_cuda_sgm_volume_bytes). */
-template < int LANES, int DPL, int NS, int N16 > __global__ void
+/* The volumes to add: NS 8-bit ones, then a 16-bit sum when SUM16 (layouts
+ * of sd_cuda_sgm_volume_bytes). */
+template < int LANES, int DPL, int NS, bool SUM16 > __global__ void
 __launch_bounds__ (32 * SD_WTA_WARPS)
 sd_wta_kernel (const SdWtaArgs a)
 {
@@ -54,21 +54,15 @@ sd_wta_kernel (const SdWtaArgs a)
       const int i = min (i0 + u * GROUPS, n - 1);
       const size_t cell = (row + x0 + i) * a.dp + g * DPL;
       SdBytes < DPL > b[NS > 0 ? NS : 1];
-      SdHalves < DPL > hv[N16 > 0 ? N16 : 1];
 #pragma unroll
       for (int s = 0; s < NS; s++)
         b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
-#pragma unroll
-      for (int s = 0; s < N16; s++)
-        hv[s] = sd_load_u16 < DPL > (vol16 + s * a.path_stride + cell);
+      SdHalves < DPL > sum = { };
+      if (SUM16)
+        sum = sd_load_u16 < DPL > (vol16 + cell);
 #pragma unroll
       for (int p = 0; p < NP; p++)
-        S2[u][p] = N16 > 0 ? hv[0].w[p] : 0;
-#pragma unroll
-      for (int s = 1; s < N16; s++)
-#pragma unroll
-        for (int p = 0; p < NP; p++)
-          S2[u][p] = sd_add16x2 (S2[u][p], hv[s].w[p]);
+        S2[u][p] = sum.w[p];
 #pragma unroll
       for (int s = 0; s < NS; s++)
         sd_add_u8 < DPL > (S2[u], b[s]);
@@ -168,13 +162,13 @@ sd_wta_launch (SdSgmVolumes v, const SdWtaArgs & a, cudaStream_t stream)
   const dim3 grid (sd_cuda_div_up (a.width, SD_WTA_TILE), a.height);
   const dim3 block (32 * SD_WTA_WARPS);
   if (v == SD_SGM_VOLUMES_SUM16)
-    sd_wta_kernel < LANES, DPL, 0, 1 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 0, true > <<< grid, block, smem, stream >>> (a);
   else if (v == SD_SGM_VOLUMES_ROWS)
-    sd_wta_kernel < LANES, DPL, 2, 1 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 2, true > <<< grid, block, smem, stream >>> (a);
   else if (v == SD_SGM_VOLUMES_PATHS4)
-    sd_wta_kernel < LANES, DPL, 4, 0 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 4, false > <<< grid, block, smem, stream >>> (a);
   else
-    sd_wta_kernel < LANES, DPL, 8, 0 > <<< grid, block, smem, stream >>> (a);
+    sd_wta_kernel < LANES, DPL, 8, false > <<< grid, block, smem, stream >>> (a);
 }
 
 cudaError_t

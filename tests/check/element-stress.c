@@ -277,8 +277,8 @@ gpu_mib (int *n_gpus)
   return found;
 }
 
-/* One stereodepth per device (device -1: the element's default), each with
- * its own 1920x1080 inputs. */
+/* One stereodepth per device, each with its own 1920x1080 inputs; without
+ * devices one, on the element's default device. */
 static gchar *
 soak_description (const gchar * backend, gchar ** devices, gint n)
 {
@@ -359,10 +359,9 @@ soak (int seconds, const gchar * backend, gchar ** devices, gint n_devices)
         g_get_monotonic_time () < t0 + tick * 10 * G_USEC_PER_SEC)
       poll_bus (&r, 100 * GST_MSECOND);
     ok = !r.failed && !r.eos;
-    n = pairs (&r);
     sampled = tick * 10;
-    for (i = 0; i < r.n_sd; i++)
-      at_tick[i] = element_pairs (r.sd[i], "frames-processed");
+    for (n = 0, i = 0; i < r.n_sd; i++)
+      n += at_tick[i] = element_pairs (r.sd[i], "frames-processed");
     rss = rss_kib ();
     gpu = gpu_mib (&n_gpus);
     /* the first sample is the baseline: allocations are made by then */
