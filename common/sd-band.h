@@ -1,12 +1,19 @@
 /* Horizontal bands: a frame too large for the device's memory (or any
  * frame, when params->band_rows asks for it) is processed as a stack of
- * bands, each an image of its own from the prefilter on, every band the
- * same height.  Band k keeps band_rows output rows; it computes them with
+ * bands.  Band k keeps band_rows output rows (keep_y0, keep_height).
+ *
+ * hbp and tiled-bp: each band is an image of its own from the prefilter
+ * on, every band the same height: it computes its kept rows with
  * SD_BAND_OVERLAP more rows above and below where the frame has them, so
- * that the aggregation paths that cross a band's edge have run for a while
- * before they reach the rows it keeps.  Every backend bands the same way,
+ * that the messages that cross a band's edge have run for a while before
+ * they reach the rows it keeps.  Every backend bands them the same way,
  * so CPU and CUDA give the same bits for the same band_rows
- * (docs/algorithms.md, "Bands", has what banding costs in accuracy). */
+ * (docs/algorithms.md, "Bands", has what banding costs in accuracy).
+ *
+ * sgm: the bands are exact.  Only the cost and path volumes are cut, to
+ * the kept rows, and the paths carry across the band edges
+ * (cuda/sd-cuda-backend.cu), so the output is the whole frame's: the CPU
+ * backend computes sgm whole whatever band_rows says. */
 #ifndef SD_BAND_H
 #define SD_BAND_H
 

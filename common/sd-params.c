@@ -154,8 +154,9 @@ const SdParamDesc sd_param_descs[] = {
   INT ("threads", "cpu backend: threads it computes with (0 = one per "
       "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
   INT ("band-rows", "Output rows of each horizontal band a frame is "
-      "processed in (0 = the whole frame; on cuda, bands when it does not "
-      "fit the device's memory)", band_rows, 0, SD_MAX_BAND_ROWS,
+      "processed in (sgm: the whole frame's output, only the GPU's volumes "
+      "are cut; 0 = the whole frame; on cuda, bands when it does not fit "
+      "the device's memory)", band_rows, 0, SD_MAX_BAND_ROWS,
       "0 means the whole frame"),
   INT ("max-device-memory", "cuda backend: megabytes of GPU memory it may "
       "hold; frames that need more are processed in bands (0 = what is "

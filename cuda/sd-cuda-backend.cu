@@ -58,9 +58,10 @@ struct SdCudaPipeline
   cudaEvent_t ev[2];
   cudaEvent_t *marks;           /* stage boundaries, when timing stages */
 
-  /* the size the buffers are carved for; the work buffers (pre to
-   * margin) hold the frame's rows, or a band's when band_rows (output rows
-   * a band, sd-band.h) is not 0 */
+  /* the size the buffers are carved for; with bands (band_rows, output
+   * rows a band, sd-band.h, not 0) the volumes hold a band's rows, and so
+   * do the work buffers (pre to margin) of hbp and tiled-bp, whose bands
+   * are images of their own */
   int width, height, band_rows;
   /* what chose band_rows when the parameters left it to the pipeline: the
    * bytes the frame needs whole (0: not chosen) and the bound, so that a
@@ -84,6 +85,10 @@ struct SdCudaPipeline
   int16_t *disp, *disp_tmp;
   uint8_t *margin;
   uint32_t *right_key;
+  /* sgm in bands: each direction's carried rows (SdSgmCarry), the
+   * downward ones twice (the band before's, this band's), the upward ones
+   * once for every band edge */
+  uint16_t *carry;
   /* their staging carved out of host_block, the rest out of dev_block */
   SdCudaSlot slots[SD_ENGINE_MAX_IN_FLIGHT];
   SdCudaGraph *bp_graph;        /* hbp's or tiled-bp's launches */
@@ -152,12 +157,53 @@ release_buffers (SdCudaPipeline * s)
   s->width = s->height = 0;
 }
 
-/* The rows of a band's image for band_rows output rows a band (0: the
+/* sgm's bands are exact: only the volumes are cut into bands, and the
+ * paths carry across their edges (sd-cuda-sgm.cu), so a frame in bands
+ * gets the whole frame's bits; hbp's and tiled-bp's bands are images of
+ * their own, with overlap (sd-band.h). */
+static bool
+exact_bands (const SdParams * p)
+{
+  return p->algorithm == SD_ALGORITHM_SGM;
+}
+
+/* The rows of the work buffers for band_rows output rows a band (0: the
  * whole frame's). */
 static int
-work_height (int h, int band_rows)
+work_height (const SdParams * p, int h, int band_rows)
 {
-  return sd_band_get (h, band_rows, 0).in_height;
+  return exact_bands (p) ? h : sd_band_get (h, band_rows, 0).in_height;
+}
+
+/* The rows of the volumes. */
+static int
+volume_height (const SdParams * p, int h, int band_rows)
+{
+  return exact_bands (p) ? sd_band_get (h, band_rows, 0).keep_height :
+      sd_band_get (h, band_rows, 0).in_height;
+}
+
+/* sgm's directions that go down and up the rows, for the carried rows. */
+static void
+count_vertical_directions (const SdParams * p, int *down, int *up)
+{
+  *down = *up = 0;
+  for (int i = 0; i < p->paths; i++) {
+    const int dy = sd_cuda_sgm_direction_dy (i);
+    *down += dy > 0;
+    *up += dy < 0;
+  }
+}
+
+static size_t
+carry_bytes (const SdParams * p, int w, int h, int band_rows)
+{
+  const int bands = sd_band_count (h, band_rows);
+  if (!exact_bands (p) || bands == 1)
+    return 0;
+  int down, up;
+  count_vertical_directions (p, &down, &up);
+  return sd_cuda_sgm_carry_row_bytes (p, w) * (2 * down + (size_t) (bands - 1) * up);
 }
 
 /* Where the buffers lie in the device block for w x h frames in bands of
@@ -168,8 +214,8 @@ work_height (int h, int band_rows)
 typedef struct
 {
   size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
-      margin, rect, band_luma, band_conf, frame_disp, speckle, filled,
-      total;
+      margin, rect, band_luma, band_conf, frame_disp, carry, speckle,
+      filled, total;
 } Layout;
 
 /* The strip of SGM's row aggregation for these parameters (0: not used),
@@ -190,14 +236,15 @@ static Layout
 plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
     int band_rows)
 {
-  const int work_h = work_height (h, band_rows);
+  const int work_h = work_height (p, h, band_rows);
+  const int vol_h = volume_height (p, h, band_rows);
   const size_t n = (size_t) w * h, m = (size_t) w * work_h;
   /* the aggregation scratch: SGM's path volumes or a BP workspace */
   const bool sgm = p->algorithm == SD_ALGORITHM_SGM;
-  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, work_h,
+  const size_t volume = sgm ? sd_cuda_sgm_volume_bytes (p, w, vol_h,
       rows_strip (s, p, w)) :
       p->algorithm == SD_ALGORITHM_HBP ? sd_cuda_hbp_workspace_bytes (p, w,
-      work_h) : sd_cuda_tiled_bp_workspace_bytes (p, w, work_h);
+      vol_h) : sd_cuda_tiled_bp_workspace_bytes (p, w, vol_h);
   Layout l;
   l.slot = align_up (2 * n * 4) + align_up (2 * n) + align_up (n * 2) +
       align_up (n);
@@ -212,7 +259,7 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
   off += align_up (volume);
   l.cost = off;
   if (sgm)
-    off += align_up (sd_cuda_cost_volume_bytes (p, w, work_h));
+    off += align_up (sd_cuda_cost_volume_bytes (p, w, vol_h));
   l.disp = off;
   off += align_up (m * 2);
   l.disp_tmp = off;
@@ -226,7 +273,7 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
     off += align_up (2 * n);
   /* a band's image may be as tall as the frame (a short frame in bands
    * shorter than their overlap): whether there are bands decides */
-  const bool bands = sd_band_count (h, band_rows) > 1;
+  const bool bands = sd_band_count (h, band_rows) > 1 && !exact_bands (p);
   l.band_luma = off;
   if (bands)
     off += align_up (2 * m);
@@ -236,6 +283,8 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
   l.frame_disp = off;
   if (bands)
     off += align_up (n * 2);
+  l.carry = off;
+  off += carry_bytes (p, w, h, band_rows);
   /* speckles span bands: their search is the whole frame's */
   l.speckle = off;
   if (sd_params_fill_holes (p))
@@ -251,7 +300,8 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
 /* params->band_rows, or when it is 0: no bands when the whole frame fits
  * what the pipeline may hold (params->max_device_memory, or 95 % of what
  * is free with this pipeline's own block counted free), else as few bands
- * as fit, of equal rows.  Chosen once per frame size and parameters. */
+ * as fit, of equal rows (the last one may keep fewer).  Chosen once per
+ * frame size and parameters. */
 static SdStatus
 choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
     SdError * err)
@@ -278,29 +328,30 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
   }
   int rows = 0;
   if (whole > limit) {
-    /* the most output rows a band whose layout fits: the bytes grow with
-     * the rows */
-    int lo = 0, hi = h - 1;
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (plan_layout (s, p, w, h, mid).total <= limit)
-        lo = mid;
-      else
-        hi = mid - 1;
+    /* the fewest bands that fit, each made as short as their count allows
+     * (the last band then keeps about as many rows as the others, instead
+     * of computing a whole band's rows for a few).  Not a search on the
+     * rows: sgm's carried rows grow with the count of bands as its volumes
+     * shrink, so its bytes are least at some middle count. */
+    size_t least = whole;
+    int least_rows = 0;
+    for (int count = 2; count <= h && !rows; count++) {
+      const int r = (h + count - 1) / count;
+      const size_t bytes = plan_layout (s, p, w, h, r).total;
+      if (bytes <= limit)
+        rows = r;
+      else if (bytes < least) {
+        least = bytes;
+        least_rows = r;
+      }
     }
-    if (lo == 0)
+    if (!rows)
       return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
           "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
-          "even in bands of one row, and %zu MB may be used%s",
+          "even in bands of %d rows, and %zu MB may be used%s",
           sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
-          p->num_disparities, plan_layout (s, p, w, h, 1).total >> 20,
-          limit >> 20, p->max_device_memory ?
-          " (max-device-memory)" : "");
-    /* as many bands as the tallest that fit need, made as short as that
-     * count allows: the last band then keeps as many rows as the others,
-     * instead of computing a whole band's rows for a few */
-    const int count = sd_band_count (h, lo);
-    rows = (h + count - 1) / count;
+          p->num_disparities, least >> 20, least_rows, limit >> 20,
+          p->max_device_memory ? " (max-device-memory)" : "");
   }
   s->band_rows = rows;
   s->whole_bytes = whole;
@@ -379,6 +430,7 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->band_luma = s->band_rows ? d + l.band_luma : NULL;
   s->band_conf = s->band_rows ? d + l.band_conf : NULL;
   s->frame_disp = s->band_rows ? (int16_t *) (d + l.frame_disp) : NULL;
+  s->carry = (uint16_t *) (d + l.carry);
   s->speckle = sd_params_fill_holes (p) ? d + l.speckle : NULL;
   s->filled = sd_params_fill_holes (p) && p->guided_median ?
       (int16_t *) (d + l.filled) : NULL;
@@ -400,23 +452,20 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   return SD_OK;
 }
 
-/* Census (when used), SGM aggregation and winner-takes-all on the
- * prefiltered w x h images pre (left, then right); marks (NULL: none) take
- * the stage boundaries.  Only enqueues. */
-static SdStatus
-enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
-    const uint8_t * pre, int w, int h, cudaEvent_t * marks, SdError * err)
+/* The buffers of SGM's stages for the rows [y0, y0 + rows) of the w x h
+ * frame: the frame's images, census and outputs from row y0 on, the
+ * volumes for those rows alone. */
+static SdCudaSgmBuffers
+sgm_buffers (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
+    const uint8_t * pre, int w, int h, int y0, int rows)
 {
-  const size_t n = (size_t) w * h;
-  if (sd_params_uses_census (p))
-    CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
-            s->stream), "computing census signatures");
+  const size_t n = (size_t) w * h, at = (size_t) w * y0;
   SdCudaSgmBuffers b;
-  b.census_left = s->census;
-  b.census_right = s->census + n;
-  b.image_left = pre;
-  b.image_right = pre + n;
-  b.guide = luma;
+  b.census_left = s->census + at;
+  b.census_right = s->census + n + at;
+  b.image_left = pre + at;
+  b.image_right = pre + n + at;
+  b.guide = luma + at;
   b.volume = s->volume;
   b.cost_volume = s->cost_volume;
   b.aside = s->aside;
@@ -427,11 +476,84 @@ enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
    * the registers they take cost more occupancy than they give (run 7),
    * and eight do best there (run 24) */
   b.deep_reads = p->num_disparities <= 128;
-  b.disp = s->disp;
-  b.margin = p->confidence ? s->margin : NULL;
-  b.right_key = s->right_key;
+  b.disp = s->disp + at;
+  b.margin = p->confidence ? s->margin + at : NULL;
+  b.right_key = s->right_key + at;
   b.width = w;
-  b.height = h;
+  b.height = rows;
+  b.carry = NULL;
+  return b;
+}
+
+/* SGM in exact bands (exact_bands()): the costs and paths of one band of
+ * rows at a time, each direction's paths carried across the band edges
+ * (SdSgmCarry).  The downward directions go on from the band above, band
+ * after band; the upward ones need the band below, so a first pass takes
+ * them alone from the frame's bottom band up, keeping their rows at every
+ * band's top edge, and the second pass reads those.  The upward paths
+ * and the costs of all bands but the first are computed twice. */
+static SdStatus
+enqueue_sgm_bands (SdCudaPipeline * s, const SdParams * p,
+    const uint8_t * luma, const uint8_t * pre, int w, int h, SdError * err)
+{
+  const int bands = sd_band_count (h, s->band_rows);
+  const size_t row = sd_cuda_sgm_carry_row_bytes (p, w) / sizeof (uint16_t);
+  int down, up;
+  count_vertical_directions (p, &down, &up);
+  /* the rows: downward directions' in two halves (odd and even bands),
+   * then the upward directions' at the top edge of band k (k >= 1) */
+  uint16_t *const down_rows = s->carry;
+  uint16_t *const up_rows = s->carry + 2 * down * row;
+  for (int pass = 0; pass < 2; pass++) {
+    const bool up_pass = pass == 0;
+    for (int i = 0; i < bands - up_pass; i++) {
+      const int k = up_pass ? bands - 1 - i : i;
+      const SdBand band = sd_band_get (h, s->band_rows, k);
+      SdSgmCarry c;
+      memset (&c, 0, sizeof (c));
+      c.up_only = up_pass;
+      int d = 0, u = 0;
+      for (int dir = 0; dir < p->paths; dir++) {
+        const int dy = sd_cuda_sgm_direction_dy (dir);
+        if (dy > 0) {
+          if (k > 0)
+            c.in[dir] = down_rows + ((k - 1) % 2 * down + d) * row;
+          if (k < bands - 1)
+            c.out[dir] = down_rows + (k % 2 * down + d) * row;
+          d++;
+        } else if (dy < 0) {
+          if (k < bands - 1)
+            c.in[dir] = up_rows + ((size_t) k * up + u) * row;
+          if (up_pass)
+            c.out[dir] = up_rows + ((size_t) (k - 1) * up + u) * row;
+          u++;
+        }
+      }
+      SdCudaSgmBuffers b = sgm_buffers (s, p, luma, pre, w, h,
+          band.keep_y0, band.keep_height);
+      b.carry = &c;
+      CHECK (sd_cuda_cost_volume (p, &b, s->stream), "computing costs");
+      CHECK (sd_cuda_sgm (p, &b, s->stream), "aggregating costs");
+      if (!up_pass)
+        CHECK (sd_cuda_wta (p, &b, s->stream), "choosing disparities");
+    }
+  }
+  return SD_OK;
+}
+
+/* Census (when used), SGM aggregation and winner-takes-all on the
+ * prefiltered w x h images pre (left, then right), whole or in exact
+ * bands; marks (NULL: none) take the stage boundaries.  Only enqueues. */
+static SdStatus
+enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
+    const uint8_t * pre, int w, int h, cudaEvent_t * marks, SdError * err)
+{
+  if (sd_params_uses_census (p))
+    CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
+            s->stream), "computing census signatures");
+  if (s->band_rows)
+    return enqueue_sgm_bands (s, p, luma, pre, w, h, err);
+  SdCudaSgmBuffers b = sgm_buffers (s, p, luma, pre, w, h, 0, h);
   if (marks)
     CHECK (cudaEventRecord (marks[1], s->stream), "recording an event");
   CHECK (sd_cuda_cost_volume (p, &b, s->stream), "computing costs");
@@ -492,12 +614,13 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 }
 
 /* Everything after luma extraction: s->luma holds both images, which are
- * rectified (when there are maps) and then matched whole or band by band
- * (sd-band.h: each band an image of its own up to the median, its kept
- * rows copied into frame_disp), then filled and written as one frame; the
- * output goes to out (device, pitched), the confidence (when
- * params->confidence) to conf (device, packed).  Stage marks are taken
- * only without bands.  Only enqueues. */
+ * rectified (when there are maps) and then matched whole, in sgm's exact
+ * bands (enqueue_sgm) or band by band (hbp and tiled-bp; sd-band.h: each
+ * band an image of its own up to the median, its kept rows copied into
+ * frame_disp), then filled and written as one frame; the output goes to
+ * out (device, pitched), the confidence (when params->confidence) to conf
+ * (device, packed).  Stage marks are taken only without bands.  Only
+ * enqueues. */
 static SdStatus
 enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
     size_t out_pitch, uint8_t * conf, SdError * err)
@@ -512,11 +635,11 @@ enqueue_pipeline (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
             s->stream), "rectifying the images");
     luma = s->rect_luma;
   }
-  const int bands = sd_band_count (h, s->band_rows);
+  const int bands = exact_bands (p) ? 1 : sd_band_count (h, s->band_rows);
   int16_t *disp;
   if (bands == 1) {
-    SdStatus st = enqueue_image (s, p, luma, w, h, &disp, conf, s->marks,
-        err);
+    SdStatus st = enqueue_image (s, p, luma, w, h, &disp, conf,
+        s->band_rows ? NULL : s->marks, err);
     if (st != SD_OK)
       return st;
   } else {
@@ -1048,7 +1171,7 @@ sd_cuda_pipeline_time (SdCudaPipeline * s, const SdParams * p,
   t->wall_min = wall_ms[0];
   t->runs = runs;
   t->volume_bytes = sd_cuda_sgm_volume_bytes (p, w,
-      work_height (h, s->band_rows), rows_strip (s, p, w));
+      volume_height (p, h, s->band_rows), rows_strip (s, p, w));
   t->band_rows = s->band_rows;
   t->device_bytes = s->dev_capacity + (s->rect_maps ? (size_t) w * h * 16 :
       0);

@@ -73,7 +73,32 @@ typedef struct
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
                                  * for none (lr-check only) */
   int width, height;
+  /* exact bands (NULL: the whole frame): the band's path costs carried
+   * across its edges, so that a frame aggregated band by band gets the
+   * whole frame's bits */
+  const struct SdSgmCarry *carry;
 } SdCudaSgmBuffers;
+
+/* What a band of rows exchanges with the bands above and below it, per
+ * direction (sd-cuda-sgm.cu's order): in, the path costs of the pixels
+ * in the row just outside the band where the direction enters it (the
+ * row above for the downward directions, below for the upward ones), in
+ * the volumes' 16-bit layout, a row of width * cells-per-pixel; out, where
+ * the band's own row on the side it leaves goes.  NULL: the paths start
+ * fresh at the band's edge (the frame's edge) or nothing is kept.
+ * up_only: the upward directions alone and no volume written (the pass
+ * that takes the upward paths' state from the bottom of the frame to each
+ * band). */
+typedef struct SdSgmCarry
+{
+  const uint16_t *in[8];
+  uint16_t *out[8];
+  int up_only;
+} SdSgmCarry;
+/* Whether direction dir (0..7) runs downwards (1), upwards (-1) or along
+ * the rows (0), and the bytes of one carried row for width. */
+int sd_cuda_sgm_direction_dy (int dir);
+size_t sd_cuda_sgm_carry_row_bytes (const SdParams * params, int width);
 
 /* Whether the per-path costs fit in 8 bits for these parameters (then each
  * path keeps its own 8-bit volume; otherwise paths add into one 16-bit
@@ -107,13 +132,14 @@ cudaError_t sd_cuda_sgm (const SdParams * params,
 /* sd-cuda-sgm-rows.cu: the six directions with dy != 0 into one 16-bit
  * sum, from the cost volume, in vertical strips of sd_cuda_sgm_rows_strip()
  * columns (0: not on this device), where sd_cuda_sgm_rows_wanted() (the
- * 32-lane layout only); scratch: sd_cuda_sgm_rows_bytes(). */
+ * 32-lane layout only); scratch: sd_cuda_sgm_rows_bytes(); carry: a band's
+ * (NULL: the whole frame). */
 int sd_cuda_sgm_rows_wanted (const SdParams * params, int width);
 int sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width);
 size_t sd_cuda_sgm_rows_bytes (int width);
 cudaError_t sd_cuda_sgm_rows (const SdParams * params, const uint8_t * cost,
     uint16_t * sum, void *scratch, int width, int height, int strip,
-    cudaStream_t stream);
+    const struct SdSgmCarry *carry, cudaStream_t stream);
 cudaError_t sd_cuda_wta (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 

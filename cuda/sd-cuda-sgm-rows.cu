@@ -25,7 +25,11 @@
  * the k - 1 and k + 1 neighbours are the bytes of the lanes beside, read
  * from shared memory.  The costs come from the cost volume a few rows
  * ahead (asynchronous copies into a ring of rows).  Bit-exact with the
- * reference: the same recurrence (sd_path_cells) on the same values. */
+ * reference: the same recurrence (sd_path_cells) on the same values.
+ *
+ * In exact bands (CARRY, sd-cuda-backend.cu) a pass starts from the
+ * records of the row before the band, carried in, instead of zeros, and
+ * leaves the path costs of its last row in the carried row out. */
 #include <cuda_pipeline.h>
 #include <string.h>
 
@@ -52,6 +56,16 @@ typedef struct
    * for each other */
   int mid;
 } SdRowsArgs;
+
+/* With bands (CARRY): each pass's three directions' rows carried in and
+ * out (SdSgmCarry, in the order dx = 0, 1, -1; NULL: none).  A parameter
+ * of its own: in SdRowsArgs it changed the code nvcc made for whole frames
+ * (63 -> 57 registers), beside it not. */
+typedef struct
+{
+  const uint16_t *in[2][3];
+  uint16_t *out[2][3];
+} SdRowsCarry;
 
 /* The shared memory of a block: records[2][NC][3][DP] (the rows i - 1 and
  * i of each direction), costs[RING][NC][DP], mins[2][NC][4]. */
@@ -103,9 +117,9 @@ sd_warp_min16x2 (uint32_t v)
   return v;
 }
 
-__global__ void
+template < bool CARRY > __global__ void
 __launch_bounds__ (32 * SD_ROWS_WARPS)
-sd_sgm_rows_kernel (const SdRowsArgs a)
+sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
 {
   const int LANES = 32, DPL = 8, NP = 4, DP = SD_ROWS_DP;
   const int COL = 3 * DP;       /* a column's three records */
@@ -152,6 +166,33 @@ sd_sgm_rows_kernel (const SdRowsArgs a)
     ((uint4 *) rec)[t] = make_uint4 (0, 0, 0, 0);
   for (int t = threadIdx.x; t < 2 * NC * 4; t += blockDim.x)
     mins[t] = 0;
+  if constexpr (CARRY) {
+    /* the carried rows as the records and minima before row 0 (parity
+     * 1), over every column the block may touch */
+    __syncthreads ();
+    for (int x = xa + warp; x < xb; x += SD_ROWS_WARPS) {
+      const size_t at = (size_t) (NC + x - X0);
+#pragma unroll
+      for (int dir = 0; dir < 3; dir++) {
+        const uint16_t *row = rc.in[pass][dir];
+        if (!row)
+          continue;
+        const SdHalves < DPL > v = sd_load_u16 < DPL > (row + (size_t) x * DP +
+            own_at);
+        SdBytes < DPL > b = sd_pack_u8 < DPL > (v.w);
+        b.w[0] |= pad.w[0];
+        b.w[1] |= pad.w[1];
+        sd_store_bytes < DPL > (rec + at * COL + dir * DP + own_at, b);
+        uint32_t m = v.w[0];
+#pragma unroll
+        for (int p = 1; p < NP; p++)
+          m = sd_min16x2 (m, v.w[p]);
+        m = sd_warp_min16x2 (m);
+        if (g == 0)
+          mins[at * 4 + dir] = min (m & 0xffff, m >> 16);
+      }
+    }
+  }
 
   /* row i's costs into ring slot i % RING (one commit per row, empty past
    * the last) */
@@ -289,6 +330,9 @@ sd_sgm_rows_kernel (const SdRowsArgs a)
         const uint32_t lmin = sd_path_cells < DPL > (P, km1, kp1,
             msrc[dir - 4 * dx], cst, p1x2, a.p2, keep);
         m[dir] = min (lmin & 0xffff, lmin >> 16);
+        if (CARRY && i + 1 == h && kept && rc.out[pass][dir])
+          sd_store_u16 < DPL > (rc.out[pass][dir] + (size_t) x * DP + own_at,
+              P);
         SdBytes < DPL > out = sd_pack_u8 < DPL > (P);
         out.w[0] |= pad.w[0];
         out.w[1] |= pad.w[1];
@@ -373,8 +417,12 @@ int
 sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width)
 {
   /* the limit is the device's (the same for every pipeline, whatever its
-   * strip: no pipeline can lower it under another) */
-  if (!info->cooperative || cudaFuncSetAttribute (sd_sgm_rows_kernel,
+   * strip: no pipeline can lower it under another); the strip must suit
+   * the kernel of whole frames and that of bands */
+  if (!info->cooperative || cudaFuncSetAttribute (sd_sgm_rows_kernel < false >,
+          cudaFuncAttributeMaxDynamicSharedMemorySize,
+          info->max_smem_optin) != cudaSuccess
+      || cudaFuncSetAttribute (sd_sgm_rows_kernel < true >,
           cudaFuncAttributeMaxDynamicSharedMemorySize,
           info->max_smem_optin) != cudaSuccess)
     return 0;
@@ -382,11 +430,16 @@ sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width)
     const size_t smem = sd_rows_smem (strip);
     if (smem > (size_t) info->max_smem_optin)
       return 0;
-    int per_sm = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-            sd_sgm_rows_kernel, 32 * SD_ROWS_WARPS, smem) != cudaSuccess)
+    int whole = 0, bands = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&whole,
+            sd_sgm_rows_kernel < false >, 32 * SD_ROWS_WARPS, smem)
+        != cudaSuccess
+        || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&bands,
+            sd_sgm_rows_kernel < true >, 32 * SD_ROWS_WARPS, smem)
+        != cudaSuccess)
       return 0;
-    if (2 * sd_cuda_div_up (width, strip) <= per_sm * info->sm_count)
+    if (2 * sd_cuda_div_up (width, strip) <= min (whole, bands) *
+        info->sm_count)
       return strip;
     if (strip >= width)
       return 0;
@@ -410,7 +463,8 @@ sd_cuda_sgm_rows_wanted (const SdParams * p, int width)
 
 cudaError_t
 sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost, uint16_t * sum,
-    void *scratch, int width, int height, int strip, cudaStream_t stream)
+    void *scratch, int width, int height, int strip,
+    const SdSgmCarry * carry, cudaStream_t stream)
 {
   SdRowsArgs a;
   memset (&a, 0, sizeof (a));
@@ -432,8 +486,21 @@ sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost, uint16_t * sum,
       sizeof (int), stream);
   if (e != cudaSuccess)
     return e;
-  void *args[] = { (void *) &a };
-  return cudaLaunchCooperativeKernel ((const void *) sd_sgm_rows_kernel,
+  /* the passes' directions dx = 0, 1, -1 as sd-cuda-sgm.cu numbers them */
+  static const int dirs[2][3] = { {2, 4, 5}, {3, 6, 7} };
+  SdRowsCarry rc;
+  memset (&rc, 0, sizeof (rc));
+  if (carry) {
+    for (int pass = 0; pass < 2; pass++)
+      for (int d = 0; d < 3; d++) {
+        rc.in[pass][d] = carry->in[dirs[pass][d]];
+        rc.out[pass][d] = carry->out[dirs[pass][d]];
+      }
+  }
+  void *args[] = { (void *) &a, (void *) &rc };
+  return cudaLaunchCooperativeKernel (carry ?
+      (const void *) sd_sgm_rows_kernel < true > :
+      (const void *) sd_sgm_rows_kernel < false >,
       dim3 (2 * a.nstrips), dim3 (32 * SD_ROWS_WARPS), args,
       sd_rows_smem (strip), stream);
 }

@@ -14,6 +14,10 @@
  * full.  Otherwise the directions add into one 16-bit volume, one launch
  * each.  Winner-takes-all (sd-cuda-wta.cu) reads them.
  *
+ * Bands (SdSgmCarry): the same sweeps over a band of rows, each line going
+ * on from the path costs carried in at the band's edge and leaving its own
+ * where it leaves the band, so that bands give the whole frame's bits.
+ *
  * Bit-exactness with common/cpu/sgm.c: every value fits in 16 bits (a path
  * cost is at most cost_max + P2 <= 4350, a sum of 8 at most 34800) and the
  * recurrence is the reference's. */
@@ -35,10 +39,15 @@ typedef struct
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
   /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
-   * direction dir[s] and write volume slot s */
+   * direction dir[s] and write volume slot s; with bands, carry_in[s] and
+   * carry_out[s] are the direction's SdSgmCarry rows */
   int n_segments;
   int dir[SD_MAX_SEGMENTS];
   int block0[SD_MAX_SEGMENTS + 1];
+  const uint16_t *carry_in[SD_MAX_SEGMENTS];
+  uint16_t *carry_out[SD_MAX_SEGMENTS];
+  int store;                    /* with bands: write the volume (not in
+                                 * their upward pass) */
 } SdSgmArgs;
 
 /* The reference's order (common/cpu/sgm.c): the first four are the 4-path
@@ -50,6 +59,14 @@ sd_direction (int dir, int *dx, int *dy)
   const int dys[8] = { 0, 0, 1, -1, 1, 1, -1, -1 };
   *dx = dxs[dir];
   *dy = dys[dir];
+}
+
+int
+sd_cuda_sgm_direction_dy (int dir)
+{
+  int dx, dy;
+  sd_direction (dir, &dx, &dy);
+  return dy;
 }
 
 static int
@@ -116,11 +133,16 @@ sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
  * lines): a group whose line is shorter computes on without storing, so
  * that every shuffle and reduction runs on the whole warp, which the
  * compiler then issues as one instruction, without the checks it adds where
- * the lanes of a mask might have diverged. */
-template < int LANES, int DPL, bool U8, bool DEEP > __device__
+ * the lanes of a mask might have diverged.  CARRY (bands): a line that
+ * enters through the band's top or bottom row goes on from carry_in's path
+ * costs where the frame has a pixel before it, and one that leaves through
+ * the other saves its last costs in carry_out; a template parameter, so
+ * that the whole frame's kernels stay as they were. */
+template < int LANES, int DPL, bool U8, bool DEEP, bool CARRY > __device__
     __forceinline__ void
 sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
-    int steps, int dx, int dy, int g)
+    int steps, int dx, int dy, int g, const uint16_t * carry_in,
+    uint16_t * carry_out)
 {
   const int NP = (DPL + 1) / 2;
   const int w = a.width;
@@ -175,7 +197,33 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
   for (int r = 0; r < RING; r++)
     load (ring[r]);
   uint32_t g_prev = ring[0].guide;
-  auto body =[&](In & in, bool store) {
+  int save_at = -1;             /* the step whose costs go to carry_out */
+  if constexpr (CARRY) {
+    const int xp = x - dx;
+    if (carry_in && len > 0 && dy != 0 && y == (dy > 0 ? 0 : a.height - 1)
+        && xp >= 0 && xp < w) {
+      const SdHalves < DPL > c = sd_load_u16 < DPL > (carry_in +
+          (size_t) xp * a.dp + g * DPL);
+#pragma unroll
+      for (int p = 0; p < NP; p++)
+        P[p] = c.w[p];
+      /* the guide rows beside the band are the frame's */
+      g_prev = a.guide[(ptrdiff_t) (y - dy) * w + xp];
+    }
+    /* the minimum the previous step would have left (0 for a fresh line) */
+    uint32_t m = SD_FULL_MASK;
+#pragma unroll
+    for (int p = 0; p < NP; p++)
+      m = sd_min16x2 (m, P[p]);
+    min_prev = sd_group_min < LANES > (min (m & 0xffff, m >> 16),
+        SD_FULL_MASK);
+    if (carry_out && len > 0 && dy != 0
+        && y + (len - 1) * dy == (dy > 0 ? a.height - 1 : 0)) {
+      save_at = len - 1;
+      carry_out += (size_t) (x + (len - 1) * dx) * a.dp + g * DPL;
+    }
+  }
+  auto body =[&](In & in, bool store, bool save) {
     uint32_t c[NP];
     sd_unpack_u8 < DPL > (c, in.cost);
     const uint32_t gv = in.guide;
@@ -183,7 +231,9 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
     g_prev = gv;
     min_prev = sd_path_step < LANES, DPL > (P, min_prev, c, p1x2, p2, keep,
         g);
-    if (store) {
+    if (CARRY && save)
+      sd_store_u16 < DPL > (carry_out, P);
+    if (store && (!CARRY || a.store)) {
       if (U8) {
         sd_store_u8 < DPL > (vol8, P);
         vol8 += vstep;
@@ -209,11 +259,12 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
 #pragma unroll
     for (int r = 0; r < RING; r++)
       if (i + r < steps)
-        body (ring[r], i + r < len);
+        body (ring[r], i + r < len, i + r == save_at);
   }
 }
 
-template < int LANES, int DPL, bool U8, bool DEEP > __global__ void
+template < int LANES, int DPL, bool U8, bool DEEP, bool CARRY > __global__
+    void
 __launch_bounds__ (32 * SD_SGM_WARPS)
 sd_sgm_path_kernel (const SdSgmArgs a)
 {
@@ -226,11 +277,17 @@ sd_sgm_path_kernel (const SdSgmArgs a)
     if (s < a.n_segments && (int) blockIdx.x >= a.block0[s])
       seg = s;
   int dir = 0, block0 = 0;
+  const uint16_t *carry_in = NULL;
+  uint16_t *carry_out = NULL;
 #pragma unroll
   for (int s = 0; s < SD_MAX_SEGMENTS; s++)
     if (s == seg) {
       dir = a.dir[s];
       block0 = a.block0[s];
+      if (CARRY) {
+        carry_in = a.carry_in[s];
+        carry_out = a.carry_out[s];
+      }
     }
   const int line = (((int) blockIdx.x - block0) * SD_SGM_WARPS + warp) *
       (32 / LANES) + lane / LANES;
@@ -266,8 +323,8 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   const int steps = sd_warp_max (len);
   if (steps == 0)
     return;
-  sd_path_sweep < LANES, DPL, U8, DEEP > (a, seg, x, y, len, steps, dx, dy,
-      g);
+  sd_path_sweep < LANES, DPL, U8, DEEP, CARRY > (a, seg, x, y, len, steps,
+      dx, dy, g, carry_in, carry_out);
 }
 
 /* ---- launchers ------------------------------------------------------------ */
@@ -286,6 +343,14 @@ sd_cuda_sgm_volumes (const SdParams * p, int rows_strip)
   if (rows_strip > 0)
     return SD_SGM_VOLUMES_ROWS;
   return p->paths == 4 ? SD_SGM_VOLUMES_PATHS4 : SD_SGM_VOLUMES_PATHS8;
+}
+
+size_t
+sd_cuda_sgm_carry_row_bytes (const SdParams * p, int width)
+{
+  const size_t bytes = (size_t) width *
+      sd_sgm_cells_per_pixel (p->num_disparities) * sizeof (uint16_t);
+  return (bytes + 255) & ~(size_t) 255;
 }
 
 size_t
@@ -309,22 +374,30 @@ sd_cuda_sgm_volume_bytes (const SdParams * p, int width, int height,
 }
 
 /* The path kernel for one layout: 8-bit volumes (u8) or the 16-bit sum,
- * with the deep read ring or not. */
+ * with the deep read ring or not, carrying paths across band edges or
+ * not. */
 struct SdPathLaunch
 {
   const SdSgmArgs & a;
-  bool u8, deep;
+  bool u8, deep, carry;
   cudaStream_t stream;
-  template < int LANES, int DPL, bool U8 > void with_u8 () const
+  template < int LANES, int DPL, bool U8, bool DEEP > void with_deep () const
   {
     const dim3 block (32 * SD_SGM_WARPS);
     const dim3 grid (a.block0[a.n_segments]);
-    if (deep)
-      sd_sgm_path_kernel < LANES, DPL, U8, true > <<< grid, block, 0,
+    if (carry)
+      sd_sgm_path_kernel < LANES, DPL, U8, DEEP, true > <<< grid, block, 0,
           stream >>> (a);
     else
-      sd_sgm_path_kernel < LANES, DPL, U8, false > <<< grid, block, 0,
+      sd_sgm_path_kernel < LANES, DPL, U8, DEEP, false > <<< grid, block, 0,
           stream >>> (a);
+  }
+  template < int LANES, int DPL, bool U8 > void with_u8 () const
+  {
+    if (deep)
+      with_deep < LANES, DPL, U8, true > ();
+    else
+      with_deep < LANES, DPL, U8, false > ();
   }
   template < int LANES, int DPL > void run () const
   {
@@ -334,6 +407,21 @@ struct SdPathLaunch
       with_u8 < LANES, DPL, false > ();
   }
 };
+
+/* Direction dir as segment seg of a launch that starts at block *blocks;
+ * its carry rows (bands) from c. */
+static void
+sd_add_segment (SdSgmArgs * a, int seg, int dir, int lines_per_block,
+    int *blocks, const SdSgmCarry * c)
+{
+  a->dir[seg] = dir;
+  a->block0[seg] = *blocks;
+  *blocks += sd_cuda_div_up (sd_direction_lines (dir, a->width, a->height),
+      lines_per_block);
+  a->block0[seg + 1] = *blocks;
+  a->carry_in[seg] = c ? c->in[dir] : NULL;
+  a->carry_out[seg] = c ? c->out[dir] : NULL;
+}
 
 cudaError_t
 sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
@@ -357,39 +445,45 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.p1 = p->p1;
   a.p2 = p->p2;
   a.adaptive = sd_params_p2_adaptive (p);
+  const SdSgmCarry *c = b->carry;
+  const bool up_only = c && c->up_only;
+  a.store = !up_only;
 
   const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->rows_strip);
   /* the horizontal directions (0 and 1) have the longest lines: they go
    * first in the grid so that they start early */
   if (v != SD_SGM_VOLUMES_SUM16) {
-    const int n = v == SD_SGM_VOLUMES_ROWS ? 2 : p->paths;
+    /* the upward pass of bands takes the path kernel even where the rows
+     * aggregate the frame: the rows are bound by their chain of rows, which
+     * the up pass alone does not shorten (3840x2160/256 in two bands: 23.5
+     * ms with the rows' up pass, docs/performance.md) */
+    const bool rows = v == SD_SGM_VOLUMES_ROWS && !up_only;
+    const int n = rows ? 2 : p->paths;
     int blocks = 0;
-    for (int i = 0; i < n; i++) {
-      a.dir[i] = i;
-      a.block0[i] = blocks;
-      blocks += sd_cuda_div_up (sd_direction_lines (i, w, h),
-          lines_per_block);
-    }
-    a.n_segments = n;
-    a.block0[a.n_segments] = blocks;
-    if (v != SD_SGM_VOLUMES_ROWS) {
+    /* segment i writes volume slot i: all n directions in order, or (no
+     * volume written) the upward ones */
+    for (int i = 0; i < n; i++)
+      if (!up_only || sd_cuda_sgm_direction_dy (i) < 0)
+        sd_add_segment (&a, a.n_segments++, i, lines_per_block, &blocks, c);
+    if (!rows) {
       sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
-          stream });
+          c != NULL, stream });
       return cudaGetLastError ();
     }
     /* the rows first (a cooperative launch: all its blocks at once), the
      * horizontal lines on aside beside them */
     const size_t cells = (size_t) w * h * a.dp;
+    uint16_t *const sum = (uint16_t *) (a.volume + 2 * cells);
     cudaError_t e = cudaEventRecord (b->fork, stream);
     if (e == cudaSuccess)
-      e = sd_cuda_sgm_rows (p, a.cost, (uint16_t *) (a.volume +
-              2 * cells), a.volume + 4 * cells, w, h, b->rows_strip, stream);
+      e = sd_cuda_sgm_rows (p, a.cost, sum, a.volume + 4 * cells, w, h,
+          b->rows_strip, c, stream);
     if (e == cudaSuccess)
       e = cudaStreamWaitEvent (b->aside, b->fork, 0);
     if (e != cudaSuccess)
       return e;
     sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
-        b->aside });
+        false, b->aside });
     if ((e = cudaGetLastError ()) == cudaSuccess)
       e = cudaEventRecord (b->join, b->aside);
     if (e == cudaSuccess)
@@ -398,13 +492,13 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   }
   a.n_segments = 1;
   for (int i = 0; i < p->paths; i++) {
-    a.dir[0] = i;
-    a.block0[0] = 0;
-    a.block0[1] = sd_cuda_div_up (sd_direction_lines (i, w, h),
-        lines_per_block);
+    if (up_only && sd_cuda_sgm_direction_dy (i) >= 0)
+      continue;
+    int blocks = 0;
+    sd_add_segment (&a, 0, i, lines_per_block, &blocks, c);
     a.first = i == 0;
     sd_sgm_with_layout (D, SdPathLaunch { a, false, b->deep_reads != 0,
-        stream });
+        c != NULL, stream });
     const cudaError_t e = cudaGetLastError ();
     if (e != cudaSuccess)
       return e;

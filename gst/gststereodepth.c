@@ -540,17 +540,28 @@ gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
 }
 
 /* Tells the application when the engine starts cutting frames into bands
- * nobody asked for (they do not fit the GPU's memory whole): the output
- * then differs from the whole frame's near the band edges. */
+ * nobody asked for (they do not fit the GPU's memory whole): each frame
+ * takes longer, and under hbp and tiled-bp the output differs from the
+ * whole frame's near the band edges (sgm's bands are exact: sd-band.h). */
 static void
 gst_stereo_depth_note_bands (GstStereoDepth * self)
 {
+  const SdParams *params = sd_engine_get_params (self->engine);
   const gint rows = sd_engine_band_rows (self->engine);
 
   if (rows == self->engine_band_rows)
     return;
   self->engine_band_rows = rows;
-  if (rows && rows != sd_engine_get_params (self->engine)->band_rows)
+  if (!rows || rows == params->band_rows)
+    return;
+  if (params->algorithm == SD_ALGORITHM_SGM)
+    GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+        ("The frames do not fit the GPU's memory whole: they are processed "
+            "in bands of %d rows.", rows),
+        ("The output is the whole frame's (sgm carries its paths across "
+            "the band edges), at a cost in time; max-device-memory bounds "
+            "what the GPU may hold."));
+  else
     GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
         ("The frames do not fit the GPU's memory whole: they are processed "
             "in bands of %d rows.", rows),

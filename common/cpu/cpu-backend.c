@@ -370,17 +370,20 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   bool ok = luma_left && luma_right
       && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
-  const int bands = sd_band_count (h, p->band_rows);
+  /* sgm's bands are exact (sd-band.h): they give the whole frame's output,
+   * which this backend computes whole */
+  const int band_rows = p->algorithm == SD_ALGORITHM_SGM ? 0 : p->band_rows;
+  const int bands = sd_band_count (h, band_rows);
   int16_t *disp = NULL;
   if (bands == 1) {
     ok = ok && process_band (s, p, luma_left, luma_right, w,
-        sd_band_get (h, p->band_rows, 0), &disp, confidence);
+        sd_band_get (h, band_rows, 0), &disp, confidence);
   } else {
     /* the bands' kept rows, put together */
     disp = reserve (s, FRAME_DISP, n * sizeof (int16_t));
     ok = ok && disp;
     for (int k = 0; ok && k < bands; k++) {
-      const SdBand b = sd_band_get (h, p->band_rows, k);
+      const SdBand b = sd_band_get (h, band_rows, k);
       const size_t first = (size_t) b.in_y0 * w;
       int16_t *band_disp;
       ok = process_band (s, p, luma_left + first, luma_right + first, w, b,

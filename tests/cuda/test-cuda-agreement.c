@@ -253,10 +253,22 @@ rectified (SdEngine * cpu, SdEngine * gpu)
 }
 
 /* Frames cut into bands (sd-band.h): the same band_rows on both backends,
- * under each method, with the confidence; bands that leave a short last
- * one, bands whose overlap makes each as tall as the frame (all of them
- * at the quick size), and (SGM only: 300 bands) one row a band, every band
- * mostly overlap. */
+ * under each method; bands that leave a short last one, bands whose
+ * overlap makes each as tall as the frame (all of them at the quick size),
+ * and (SGM only: 300 bands) one row a band.  SGM's bands are exact (the
+ * CPU computes the whole frame): its paths carried across band edges in
+ * each kind of volume (8-bit paths, 4 of them, the 16-bit sum of a large
+ * P2; wide() has the 32-lane layout), with the adaptive P2, whose first
+ * step in a band reads the guide row beside it, and uniqueness. */
+static void
+band_params (SdParams * p, int rows)
+{
+  sd_params_init (p);
+  p->num_disparities = 48;
+  p->min_disparity = 2;
+  p->band_rows = rows;
+}
+
 static void
 banded (SdEngine * cpu, SdEngine * gpu)
 {
@@ -273,12 +285,26 @@ banded (SdEngine * cpu, SdEngine * gpu)
       if (!my_case ())
         continue;
       SdParams p;
-      sd_params_init (&p);
-      p.num_disparities = 48;
-      p.min_disparity = 2;
-      p.band_rows = rows[i];
+      band_params (&p, rows[i]);
       p.algorithm = methods[m];
       compare_pair ("bands", &pair, &p, cpu, gpu);
+    }
+  for (int v = 0; v < 4; v++)
+    for (size_t i = 0; i < (quick ? 1 : 2); i++) {
+      if (!my_case ())
+        continue;
+      SdParams p;
+      band_params (&p, rows[i * 3]);
+      p.confidence = true;
+      if (v == 0)
+        p.paths = 4;
+      else if (v == 1)
+        p.p2 = 300;
+      else if (v == 2)
+        p.p2_adaptive = SD_P2_ADAPTIVE_ON;
+      else
+        p.uniqueness = 5;
+      compare_pair ("sgm bands", &pair, &p, cpu, gpu);
     }
   pair_free (&pair);
 }
