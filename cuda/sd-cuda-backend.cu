@@ -203,12 +203,13 @@ carry_bytes (const SdParams * p, int w, int h, int band_rows)
     return 0;
   int down, up;
   count_vertical_directions (p, &down, &up);
-  return sd_cuda_sgm_carry_row_bytes (p, w) * (2 * down + (size_t) (bands - 1) * up);
+  return sd_cuda_sgm_carry_row_bytes (p, w) * (2 * down +
+      (size_t) (bands - 1) * up);
 }
 
 /* Where the buffers lie in the device block for w x h frames in bands of
- * band_rows output rows (0: whole, no band buffers); the work buffers hold
- * a band's rows.  The slots come first: their place depends on the frame's
+ * band_rows output rows (0: whole, no band buffers); the volumes hold a
+ * band's rows, and so do hbp's and tiled-bp's work buffers.  The slots come first: their place depends on the frame's
  * size alone, so a pair in flight keeps its buffers (its download may still
  * run) when the next pair's parameters move the others. */
 typedef struct
@@ -491,7 +492,7 @@ sgm_buffers (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
  * after band; the upward ones need the band below, so a first pass takes
  * them alone from the frame's bottom band up, keeping their rows at every
  * band's top edge, and the second pass reads those.  The upward paths
- * and the costs of all bands but the first are computed twice. */
+ * and the costs of all bands but the top one are computed twice. */
 static SdStatus
 enqueue_sgm_bands (SdCudaPipeline * s, const SdParams * p,
     const uint8_t * luma, const uint8_t * pre, int w, int h, SdError * err)
