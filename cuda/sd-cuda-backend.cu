@@ -428,10 +428,12 @@ ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->right_key = (uint32_t *) (d + l.right);
   s->margin = d + l.margin;
   s->rect_luma = s->rect_maps ? d + l.rect : NULL;
-  s->band_luma = s->band_rows ? d + l.band_luma : NULL;
-  s->band_conf = s->band_rows ? d + l.band_conf : NULL;
-  s->frame_disp = s->band_rows ? (int16_t *) (d + l.frame_disp) : NULL;
-  s->carry = (uint16_t *) (d + l.carry);
+  const bool image_bands = s->band_rows && !exact_bands (p);
+  s->band_luma = image_bands ? d + l.band_luma : NULL;
+  s->band_conf = image_bands ? d + l.band_conf : NULL;
+  s->frame_disp = image_bands ? (int16_t *) (d + l.frame_disp) : NULL;
+  s->carry = s->band_rows && exact_bands (p) ? (uint16_t *) (d + l.carry) :
+      NULL;
   s->speckle = sd_params_fill_holes (p) ? d + l.speckle : NULL;
   s->filled = sd_params_fill_holes (p) && p->guided_median ?
       (int16_t *) (d + l.filled) : NULL;
