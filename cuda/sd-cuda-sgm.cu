@@ -204,9 +204,11 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
         && xp >= 0 && xp < w) {
       const SdHalves < DPL > c = sd_load_u16 < DPL > (carry_in +
           (size_t) xp * a.dp + g * DPL);
+      /* padded slots the sentinel again: with one slot a lane the row
+       * holds only the low half of the register */
 #pragma unroll
       for (int p = 0; p < NP; p++)
-        P[p] = c.w[p];
+        P[p] = (c.w[p] & keep[p]) | (SD_SENT2 & ~keep[p]);
       /* the guide rows beside the band are the frame's */
       g_prev = a.guide[(ptrdiff_t) (y - dy) * w + xp];
     }

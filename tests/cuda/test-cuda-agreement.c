@@ -258,8 +258,9 @@ rectified (SdEngine * cpu, SdEngine * gpu)
  * and (SGM only: 300 bands) one row a band.  SGM's bands are exact (the
  * CPU computes the whole frame): its paths carried across band edges in
  * each kind of volume (8-bit paths, 4 of them, the 16-bit sum of a large
- * P2; wide() has the 32-lane layout), with the adaptive P2, whose first
- * step in a band reads the guide row beside it, and uniqueness. */
+ * P2; the layouts of one and two slots a lane; wide() has the 32-lane
+ * one), with the adaptive P2, whose first step in a band reads the guide
+ * row beside it, and uniqueness. */
 static void
 band_params (SdParams * p, int rows)
 {
@@ -289,7 +290,7 @@ banded (SdEngine * cpu, SdEngine * gpu)
       p.algorithm = methods[m];
       compare_pair ("bands", &pair, &p, cpu, gpu);
     }
-  for (int v = 0; v < 4; v++)
+  for (int v = 0; v < 6; v++)
     for (size_t i = 0; i < (quick ? 1 : 2); i++) {
       if (!my_case ())
         continue;
@@ -302,8 +303,10 @@ banded (SdEngine * cpu, SdEngine * gpu)
         p.p2 = 300;
       else if (v == 2)
         p.p2_adaptive = SD_P2_ADAPTIVE_ON;
-      else
+      else if (v == 3)
         p.uniqueness = 5;
+      else
+        p.num_disparities = v == 4 ? 16 : 32;   /* one and two slots a lane */
       compare_pair ("sgm bands", &pair, &p, cpu, gpu);
     }
   pair_free (&pair);
