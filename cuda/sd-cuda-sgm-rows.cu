@@ -27,7 +27,7 @@
  * ahead (asynchronous copies into a ring of rows).  Bit-exact with the
  * reference: the same recurrence (sd_path_cells) on the same values.
  *
- * In exact bands (CARRY, sd-cuda-backend.cu) a pass starts from the
+ * In exact bands (CARRY, sd-cuda-enqueue.cu) a pass starts from the
  * records of the row before the band, carried in, instead of zeros, and
  * leaves the path costs of its last row in the carried row out. */
 #include <cuda_pipeline.h>

@@ -13,15 +13,10 @@
 #include "sd-eval.h"
 #include "sd-synth.h"
 
-/* The CUDA timing entry points.  Weak references: a build without CUDA has
- * none of them and still links; with CUDA, libsdengine's CUDA backend object
- * (always linked, SdEngine lists it) defines them. */
+/* The CUDA timings, in builds with the CUDA backend (SD_HAVE_CUDA). */
+#ifdef SD_HAVE_CUDA
 #include "../../cuda/sd-cuda.h"
-#pragma weak sd_cuda_pipeline_new
-#pragma weak sd_cuda_pipeline_free
-#pragma weak sd_cuda_pipeline_time
-#pragma weak sd_cuda_pipeline_device_name
-#pragma weak sd_cuda_pipeline_set_rectification
+#endif
 
 static void
 usage (FILE * f)
@@ -125,6 +120,56 @@ save_pair (const char *dir, const SdSynthPair * pair, char *msg, size_t size)
   snprintf (path, sizeof (path), "%s/gt.pfm", dir);
   return sd_image_write (path, &p, msg, size);
 }
+
+#ifdef SD_HAVE_CUDA
+/* The CUDA pipeline's own timings of the pair: device memory in and out,
+ * host memory in and out, and a whole frame's stages, over at least 50
+ * runs after warmup.  False on an error, said on stderr. */
+static bool
+print_cuda_timings (int device, const SdParams * params,
+    const SdRectification * rect, const SdPlane * left,
+    const SdPlane * right, int warmup, int repeat)
+{
+  SdError err = { 0 };
+  SdCudaTimings t;
+  const int runs = repeat > 50 ? repeat : 50;
+  const bool sgm = params->algorithm == SD_ALGORITHM_SGM;
+  SdCudaPipeline *pl = sd_cuda_pipeline_new (device, &err);
+  if (!pl || (rect && sd_cuda_pipeline_set_rectification (pl, rect,
+              &err) != SD_OK)
+      || sd_cuda_pipeline_time (pl, params, left, right, warmup, runs, &t,
+          &err) != SD_OK) {
+    fprintf (stderr, "sd-bench: %s\n", err.message);
+    sd_cuda_pipeline_free (pl);
+    return false;
+  }
+  const double updates = (double) left->width * left->height *
+      params->num_disparities * params->paths;
+  printf ("cuda: %s\n", sd_cuda_pipeline_device_name (pl));
+  printf ("cuda time: device memory in and out: median %.3f ms, min %.3f "
+      "ms", t.device_median, t.device_min);
+  if (sgm)
+    printf (" (%.2f G path-cell updates/s)",
+        updates / t.device_median * 1e-6);
+  printf ("; host memory in and out: median %.3f ms, min %.3f ms (CUDA "
+      "events), median %.3f ms (wall clock); %d runs after %d warm-up "
+      "runs; device memory %.0f MB", t.e2e_median, t.e2e_min,
+      t.wall_median, t.runs, warmup, t.device_bytes / 1048576.0);
+  if (sgm)
+    printf ("; %s path volumes, %.0f MB",
+        t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
+  if (t.band_rows)
+    printf ("; bands of %d rows", t.band_rows);
+  printf ("\n");
+  if (sgm && !t.band_rows)
+    printf ("cuda stages (device memory, medians): census %.3f ms, paths "
+        "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
+        t.stage_median[0], t.stage_median[1], t.stage_median[2],
+        t.stage_median[3]);
+  sd_cuda_pipeline_free (pl);
+  return true;
+}
+#endif
 
 int
 main (int argc, char **argv)
@@ -341,43 +386,12 @@ main (int argc, char **argv)
   }
 
   /* a single run is an accuracy run: no timing loop */
+#ifdef SD_HAVE_CUDA
   if (repeat > 1 && !strcmp (sd_engine_backend_name (engine), "cuda")
-      && sd_cuda_pipeline_time) {
-    SdCudaPipeline *pl = sd_cuda_pipeline_new (device, &err);
-    SdCudaTimings t;
-    const int runs = repeat > 50 ? repeat : 50;
-    if (!pl || (rect && sd_cuda_pipeline_set_rectification (pl, rect,
-                &err) != SD_OK)
-        || sd_cuda_pipeline_time (pl, &params, &left, &right, warmup,
-            runs, &t, &err) != SD_OK) {
-      fprintf (stderr, "sd-bench: %s\n", err.message);
-      return 1;
-    }
-    const double updates = (double) w * h * params.num_disparities *
-        params.paths;
-    printf ("cuda: %s\n", sd_cuda_pipeline_device_name (pl));
-    printf ("cuda time: device memory in and out: median %.3f ms, min %.3f "
-        "ms", t.device_median, t.device_min);
-    if (sgm)
-      printf (" (%.2f G path-cell updates/s)",
-          updates / t.device_median * 1e-6);
-    printf ("; host memory in and out: median %.3f ms, min %.3f ms (CUDA "
-        "events), median %.3f ms (wall clock); %d runs after %d warm-up "
-        "runs; device memory %.0f MB", t.e2e_median, t.e2e_min,
-        t.wall_median, t.runs, warmup, t.device_bytes / 1048576.0);
-    if (sgm)
-      printf ("; %s path volumes, %.0f MB",
-          t.eight_bit ? "8-bit" : "16-bit", t.volume_bytes / 1048576.0);
-    if (t.band_rows)
-      printf ("; bands of %d rows", t.band_rows);
-    printf ("\n");
-    if (sgm && !t.band_rows)
-      printf ("cuda stages (device memory, medians): census %.3f ms, paths "
-          "%.3f ms, WTA %.3f ms, refine %.3f ms\n",
-          t.stage_median[0], t.stage_median[1], t.stage_median[2],
-          t.stage_median[3]);
-    sd_cuda_pipeline_free (pl);
-  }
+      && !print_cuda_timings (device, &params, rect, &left, &right, warmup,
+          repeat))
+    return 1;
+#endif
 
   SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
   /* depth output is millimetres, not disparity: only its density scores */
