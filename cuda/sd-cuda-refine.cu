@@ -41,55 +41,82 @@ sd_write_confidence (uint8_t * conf, const uint8_t * margin, size_t at,
     conf[at] = v <= 0 ? 0 : sd_confidence_value (margin[at], lr, diff);
 }
 
+#define SD_CM_BX 32             /* check and median: block width */
+#define SD_CM_BY 8              /* and height */
+
+/* Orders v[a] <= v[b] for each comparator of a network that leaves the
+ * five smallest of nine values sorted in v[0 .. 4], all the median needs
+ * (its index (n - 1) / 2 is at most 4): 22 comparators, Floyd's nine-value
+ * sort less the three that only order the four largest, checked on all
+ * 2^9 0-1 inputs (by the 0-1 principle, then on all inputs).  A full
+ * bubble network, 36 comparators, is what the kernel ran before. */
+__device__ __forceinline__ void
+sd_five_smallest_of_nine (int (&v)[9])
+{
+  constexpr int8_t net[22][2] = {
+    {0, 1}, {3, 4}, {6, 7}, {1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7},
+    {0, 3}, {3, 6}, {0, 3}, {1, 4}, {4, 7}, {1, 4}, {5, 8}, {2, 5}, {1, 3},
+    {2, 6}, {4, 6}, {2, 4}, {2, 3}
+  };
+#pragma unroll
+  for (int i = 0; i < 22; i++) {
+    const int a = v[net[i][0]], b = v[net[i][1]];
+    v[net[i][0]] = min (a, b);
+    v[net[i][1]] = max (a, b);
+  }
+}
+
 /* Left-right check and (optionally) the median: the lower median of the
- * valid values of the 3x3 window, as common/cpu/refine.c sorts them. */
+ * valid values of the 3x3 window, as common/cpu/refine.c sorts them.  With
+ * the median, the block first checks its tile and the ring around it into
+ * shared memory, so that each pixel is checked once, not by each of its
+ * nine windows. */
 __global__ void
+__launch_bounds__ (SD_CM_BX * SD_CM_BY)
 sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
     int lr, int dmin, int median, int16_t * dst, const uint8_t * margin,
     uint8_t * conf, int width, int height)
 {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  __shared__ int16_t checked[SD_CM_BY + 2][SD_CM_BX + 2];
+  const int x = blockIdx.x * SD_CM_BX + threadIdx.x;
+  const int y = blockIdx.y * SD_CM_BY + threadIdx.y;
+  if (median) {
+    for (int i = threadIdx.y * SD_CM_BX + threadIdx.x;
+        i < (SD_CM_BY + 2) * (SD_CM_BX + 2); i += SD_CM_BX * SD_CM_BY) {
+      const int tx = i % (SD_CM_BX + 2), ty = i / (SD_CM_BX + 2);
+      const int xx = blockIdx.x * SD_CM_BX + tx - 1;
+      const int yy = blockIdx.y * SD_CM_BY + ty - 1;
+      int unused;
+      checked[ty][tx] = xx >= 0 && xx < width && yy >= 0 && yy < height ?
+          sd_checked (disp, right_key, lr, dmin, (size_t) yy * width, xx,
+          &unused) : SD_DISP_INVALID;
+    }
+    __syncthreads ();
+  }
   if (x >= width || y >= height)
     return;
   const size_t row = (size_t) y * width;
-  int diff, unused;
+  int diff;
   const int c = sd_checked (disp, right_key, lr, dmin, row, x, &diff);
   if (!median || c == SD_DISP_INVALID) {
     dst[row + x] = (int16_t) c;
     sd_write_confidence (conf, margin, row + x, c, lr, diff);
     return;
   }
+  /* invalid entries and those outside the image sort last as +inf; the
+   * answer is element (n - 1) / 2 */
   int v[9];
   int n = 0;
 #pragma unroll
-  for (int dy = -1; dy <= 1; dy++) {
+  for (int dy = 0; dy < 3; dy++) {
 #pragma unroll
-    for (int dx = -1; dx <= 1; dx++) {
-      const int xx = x + dx, yy = y + dy;
-      int val = SD_INF16;
-      if (xx >= 0 && xx < width && yy >= 0 && yy < height) {
-        const int t = dx == 0 && dy == 0 ? c :
-            sd_checked (disp, right_key, lr, dmin, (size_t) yy * width, xx,
-            &unused);
-        if (t != SD_DISP_INVALID) {
-          val = t;
-          n++;
-        }
-      }
-      v[(dy + 1) * 3 + dx + 1] = val;
+    for (int dx = 0; dx < 3; dx++) {
+      const int t = checked[threadIdx.y + dy][threadIdx.x + dx];
+      n += t != SD_DISP_INVALID;
+      v[dy * 3 + dx] = t != SD_DISP_INVALID ? t : SD_INF16;
     }
   }
-  /* invalid entries sort last as +inf; the answer is element (n - 1) / 2 */
-#pragma unroll
-  for (int i = 0; i < 8; i++) {
-#pragma unroll
-    for (int j = 8; j > i; j--) {
-      const int a = v[j - 1], b = v[j];
-      v[j - 1] = min (a, b);
-      v[j] = max (a, b);
-    }
-  }
+  sd_five_smallest_of_nine (v);
   int out = v[0];
 #pragma unroll
   for (int i = 1; i < 5; i++)
@@ -247,8 +274,9 @@ sd_cuda_check_median (const SdParams * p, int16_t * disp,
   const int lr_check = sd_params_lr_check (p);
   if (lr_check == SD_LR_CHECK_OFF && !p->median && !margin)
     return cudaSuccess;
-  dim3 block (32, 8);
-  dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
+  dim3 block (SD_CM_BX, SD_CM_BY);
+  dim3 grid (sd_cuda_div_up (width, SD_CM_BX), sd_cuda_div_up (height,
+          SD_CM_BY));
   sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
       lr_check, p->min_disparity, p->median, tmp, margin,
       margin ? conf : NULL, width, height);
