@@ -49,8 +49,8 @@ sd_write_confidence (uint8_t * conf, const uint8_t * margin, size_t at,
  * (its index (n - 1) / 2 is at most 4): 22 comparators, a 25-comparator
  * sort of nine (rows of three, columns, then the diagonals) less the three
  * that only order the four largest, checked on all 2^9 0-1 inputs (by the
- * 0-1 principle, then on all inputs).  A full
- * bubble network, 36 comparators, is what the kernel ran before. */
+ * 0-1 principle, then on all inputs).  A full bubble network, 36
+ * comparators, is what the kernel ran before. */
 __device__ __forceinline__ void
 sd_five_smallest_of_nine (int (&v)[9])
 {
