@@ -7,7 +7,10 @@
 #include "sd-edge-fill.h"
 #include "sd-output.h"
 
-#define SD_INF16 0x7fff
+#define SD_MEDIAN9_T int
+#define SD_MEDIAN9_MIN min
+#define SD_MEDIAN9_MAX max
+#include "sd-median9.h"
 
 /* The left disparity at (x, y) after the left-right check, and its
  * agreement |d - dR| into *diff (0 with the check off); the right
@@ -43,29 +46,6 @@ sd_write_confidence (uint8_t * conf, const uint8_t * margin, size_t at,
 
 #define SD_CM_BX 32             /* check and median: block width */
 #define SD_CM_BY 8              /* and height */
-
-/* Orders v[a] <= v[b] for each comparator of a network that leaves the
- * five smallest of nine values sorted in v[0 .. 4], all the median needs
- * (its index (n - 1) / 2 is at most 4): 22 comparators, a 25-comparator
- * sort of nine (rows of three, columns, then the diagonals) less the three
- * that only order the four largest, checked on all 2^9 0-1 inputs (by the
- * 0-1 principle, then on all inputs).  A full bubble network, 36
- * comparators, is what the kernel ran before. */
-__device__ __forceinline__ void
-sd_five_smallest_of_nine (int (&v)[9])
-{
-  constexpr int8_t net[22][2] = {
-    {0, 1}, {3, 4}, {6, 7}, {1, 2}, {4, 5}, {7, 8}, {0, 1}, {3, 4}, {6, 7},
-    {0, 3}, {3, 6}, {0, 3}, {1, 4}, {4, 7}, {1, 4}, {5, 8}, {2, 5}, {1, 3},
-    {2, 6}, {4, 6}, {2, 4}, {2, 3}
-  };
-#pragma unroll
-  for (int i = 0; i < 22; i++) {
-    const int a = v[net[i][0]], b = v[net[i][1]];
-    v[net[i][0]] = min (a, b);
-    v[net[i][1]] = max (a, b);
-  }
-}
 
 /* Left-right check and (optionally) the median: the lower median of the
  * valid values of the 3x3 window, as common/cpu/refine.c sorts them.  With
@@ -104,25 +84,19 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
     sd_write_confidence (conf, margin, row + x, c, lr, diff);
     return;
   }
-  /* invalid entries and those outside the image sort last as +inf; the
-   * answer is element (n - 1) / 2 */
+  /* the median of the valid values among the nine (those outside the
+   * image are invalid): the 1st, 3rd, ... invalid value goes low, the
+   * others high (sd-median9.h) */
   int v[9];
-  int n = 0;
+  bool odd = false;
 #pragma unroll
-  for (int dy = 0; dy < 3; dy++) {
-#pragma unroll
-    for (int dx = 0; dx < 3; dx++) {
-      const int t = checked[threadIdx.y + dy][threadIdx.x + dx];
-      n += t != SD_DISP_INVALID;
-      v[dy * 3 + dx] = t != SD_DISP_INVALID ? t : SD_INF16;
-    }
+  for (int i = 0; i < 9; i++) {
+    const int t = checked[threadIdx.y + i / 3][threadIdx.x + i % 3];
+    const bool missing = t == SD_DISP_INVALID;
+    odd ^= missing;
+    v[i] = missing ? (odd ? INT_MIN : INT_MAX) : t;
   }
-  sd_five_smallest_of_nine (v);
-  int out = v[0];
-#pragma unroll
-  for (int i = 1; i < 5; i++)
-    if (i == (n - 1) / 2)
-      out = v[i];
+  const int out = sd_median9 (v);
   dst[row + x] = (int16_t) out;
   sd_write_confidence (conf, margin, row + x, out, lr, diff);
 }

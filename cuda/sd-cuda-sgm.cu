@@ -112,8 +112,7 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
   }
   const uint32_t lmin = sd_path_cells < DPL > (P, km1, kp1, min_prev, c,
       p1x2, p2, keep);
-  return sd_group_min < LANES > (min (lmin & 0xffff, lmin >> 16),
-      SD_FULL_MASK);
+  return sd_group_min_converged < LANES > (min (lmin & 0xffff, lmin >> 16));
 }
 
 __device__ __forceinline__ uint32_t

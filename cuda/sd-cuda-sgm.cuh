@@ -92,6 +92,25 @@ sd_group_min (uint32_t v, uint32_t mask)
   }
 }
 
+/* The minimum over this lane's group where the whole warp makes the call
+ * (the path steps): from sm_80 two warp-wide reductions, each with the
+ * other group's lanes neutral, in place of four dependent shuffle levels. */
+template < int LANES > __device__ __forceinline__ uint32_t
+sd_group_min_converged (uint32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+  if constexpr (LANES == 16) {
+    const bool high = threadIdx.x & 16;
+    const uint32_t low_min = __reduce_min_sync (SD_FULL_MASK,
+        high ? SD_FULL_MASK : v);
+    const uint32_t high_min = __reduce_min_sync (SD_FULL_MASK,
+        high ? v : SD_FULL_MASK);
+    return high ? high_min : low_min;
+  }
+#endif
+  return sd_group_min < LANES > (v, SD_FULL_MASK);
+}
+
 /* Picks a register by a run-time index with masks, not an array index:
  * nvcc turns "if (i == j) v = r[i]" into local memory. */
 __device__ __forceinline__ uint32_t

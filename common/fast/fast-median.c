@@ -1,41 +1,17 @@
 /* The 3x3 median of the disparities (sd_cpu_median_disparity), the same
  * values with vectors: LANES pixels of a row at once, rows over threads.
  *
- * The reference takes the lower median of the valid values among the nine.
- * With m of the nine invalid, replacing ceil(m / 2) of them by -infinity
- * and the other floor(m / 2) by +infinity puts that value in the middle of
- * all nine: which invalid ones get which does not matter, only the count.
- * The median of nine is then a fixed network of minimums and maximums: sort
- * each row's three, and take the middle of (the largest of the three
- * smallest, the middle of the three middles, the smallest of the three
- * largest).  Pixels on the image's border, whose window is cut, and an
- * invalid centre take the reference's way. */
+ * The network and why the invalid values go low and high:
+ * sd-median9.h.  Pixels on the image's border, whose window is cut, and
+ * an invalid centre take the reference's way. */
 #include "sd-fast.h"
 
 #include "fast-vector.h"
 
-/* a, b = the smaller, the larger */
-static inline void
-order (vs * a, vs * b)
-{
-  const vs lo = vmin (*a, *b);
-  *b = vmax (*a, *b);
-  *a = lo;
-}
-
-static inline void
-sort3 (vs * a, vs * b, vs * c)
-{
-  order (a, b);
-  order (b, c);
-  order (a, b);
-}
-
-static inline vs
-middle3 (vs a, vs b, vs c)
-{
-  return vmax (vmin (a, b), vmin (vmax (a, b), c));
-}
+#define SD_MEDIAN9_T vs
+#define SD_MEDIAN9_MIN vmin
+#define SD_MEDIAN9_MAX vmax
+#include "../sd-median9.h"
 
 /* The medians of LANES pixels from src (the first one's address); none on
  * the border. */
@@ -52,10 +28,7 @@ median9 (const int16_t * src, int width)
     odd ^= missing;
     v[i] = (v[i] & ~missing) | (missing & ((low & odd) | (high & ~odd)));
   }
-  for (int r = 0; r < 3; r++)
-    sort3 (&v[3 * r], &v[3 * r + 1], &v[3 * r + 2]);
-  return middle3 (vmax (vmax (v[0], v[3]), v[6]),
-      middle3 (v[1], v[4], v[7]), vmin (vmin (v[2], v[5]), v[8]));
+  return sd_median9 (v);
 }
 
 void
