@@ -16,14 +16,6 @@
 enum
 { SD_COST_KIND_CENSUS64, SD_COST_KIND_CENSUS32, SD_COST_KIND_AD };
 
-/* Where the costs come from (a template parameter): the 9x7 census alone,
- * the common case, or anything else (a.kind, a.blend). */
-enum
-{
-  SD_SRC_CENSUS64,
-  SD_SRC_GENERIC,
-};
-
 typedef struct
 {
   const uint64_t *census_left, *census_right;
@@ -34,146 +26,133 @@ typedef struct
   int blend, cost_max;          /* census-ad: the census blended with AD */
 } SdCostArgs;
 
-/* What one pixel's costs are computed from: the left pixel's census (or
- * value), the right image at x - d for the lane's disparities, and for
- * census-ad the pixels too. */
-template < int DPL > struct SdCostIn
+/* Where the costs come from (a template parameter): the 9x7 census alone,
+ * census-ad on it (the defaults), or anything else (a.kind, a.blend). */
+enum
 {
-  uint64_t left;
-  uint64_t right[DPL];
-  uint32_t px_left, px_right[DPL];
+  SD_SRC_CENSUS64,
+  SD_SRC_CENSUS64_AD,
+  SD_SRC_GENERIC,
 };
 
-/* A read-only load with a constant offset in the instruction. */
-template < int OFF > __device__ __forceinline__ uint64_t
-sd_ld64 (const uint64_t * p)
+/* Whether source SRC blends the census with AD. */
+template < int SRC > __device__ __forceinline__ bool
+sd_cost_blends (const SdCostArgs & a)
 {
-  uint64_t v;
-  asm ("ld.global.nc.u64 %0, [%1+%2];":"=l" (v):"l" (p), "n" (OFF));
+  return SRC == SD_SRC_CENSUS64_AD || (SRC == SD_SRC_GENERIC && a.blend);
+}
+
+/* What a pixel gives its costs: its census (or, for AD, its value) and,
+ * for census-ad, its value. */
+struct SdCostPixel
+{
+  uint64_t key;
+  uint32_t px;
+};
+
+/* Pixel x of a row of one image's census and values, as the costs want
+ * them. */
+template < int SRC > __device__ __forceinline__ SdCostPixel
+sd_cost_pixel (const SdCostArgs & a, const uint64_t * census,
+    const uint8_t * image, int x)
+{
+  SdCostPixel v = { 0, 0 };
+  if (SRC != SD_SRC_GENERIC || a.kind != SD_COST_KIND_AD) {
+    v.key = __ldg (census + x);
+    if (sd_cost_blends < SRC > (a))
+      v.px = __ldg (image + x);
+  } else {
+    v.key = __ldg (image + x);
+  }
   return v;
 }
 
-template < int LANES, int J > struct SdRightLoads
+/* The cost of matching left pixel l with right pixel r. */
+template < int SRC > __device__ __forceinline__ uint32_t
+sd_cost_cell (const SdCostArgs & a, const SdCostPixel & l,
+    const SdCostPixel & r)
 {
-  static __device__ __forceinline__ void run (uint64_t * r,
-      const uint64_t * p)
-  {
-    SdRightLoads < LANES, J - 1 >::run (r, p);
-    r[J - 1] = sd_ld64 < -8 * LANES * (J - 1) > (p);
-  }
-};
-
-template < int LANES > struct SdRightLoads <LANES, 0 >
-{
-  static __device__ __forceinline__ void run (uint64_t *, const uint64_t *)
-  {
-  }
-};
-
-/* The cost inputs of pixel (x, pix = y * width + x) for group lane g.  Slot
- * j matches right pixel x - dmin - g - LANES j, or the row's first pixel
- * when that is left of the image (the reference's edge rule). */
-template < int LANES, int DPL, int SRC > __device__ __forceinline__ void
-sd_cost_load (const SdCostArgs & a, SdCostIn < DPL > &in, int x, size_t pix,
-    int g)
-{
-  const int xr0 = x - a.dmin - g;
-  /* away from the left edge (the common case, uniform over the group)
-   * nothing is clamped and the slots' addresses differ by constants */
-  const bool all_in = x - a.dmin - (LANES * DPL - 1) >= 0;
-  if (SRC == SD_SRC_CENSUS64 || a.kind != SD_COST_KIND_AD) {
-    in.left = a.census_left[pix];
-    if (all_in) {
-      SdRightLoads < LANES, DPL >::run (in.right,
-          a.census_right + pix - a.dmin - g);
-    } else {
-      const uint64_t *r = a.census_right + (pix - x);
-#pragma unroll
-      for (int j = 0; j < DPL; j++)
-        in.right[j] = r[max (xr0 - LANES * j, 0)];
-    }
-    if (SRC == SD_SRC_GENERIC && a.blend) {
-      in.px_left = a.image_left[pix];
-      if (all_in) {
-        /* constant offsets from one address, as the census loads */
-        const uint8_t *q = a.image_right + pix - a.dmin - g;
-#pragma unroll
-        for (int j = 0; j < DPL; j++)
-          in.px_right[j] = __ldg (q - LANES * j);
-      } else {
-        const uint8_t *r = a.image_right + (pix - x);
-#pragma unroll
-        for (int j = 0; j < DPL; j++)
-          in.px_right[j] = r[max (xr0 - LANES * j, 0)];
-      }
-    }
-  } else {
-    in.left = a.image_left[pix];
-    const uint8_t *r = a.image_right + (pix - x);
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      in.right[j] = r[max (xr0 - LANES * j, 0)];
-  }
-}
-
-/* The lane's costs from its inputs, two to a register as the paths hold
- * them. */
-template < int DPL, int SRC > __device__ __forceinline__ void
-sd_cost_compute (const SdCostArgs & a, const SdCostIn < DPL > &in,
-    uint32_t (&c)[(DPL + 1) / 2])
-{
-  uint32_t v[DPL + 1];
-  if (SRC == SD_SRC_CENSUS64 || a.kind == SD_COST_KIND_CENSUS64) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++) {
-      const uint64_t d = in.left ^ in.right[j];
-      v[j] = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
-    }
+  uint32_t v;
+  if (SRC != SD_SRC_GENERIC || a.kind == SD_COST_KIND_CENSUS64) {
+    const uint64_t d = l.key ^ r.key;
+    v = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
   } else if (a.kind == SD_COST_KIND_AD) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = (uint32_t) abs ((int) in.left - (int) in.right[j]);
+    v = (uint32_t) abs ((int) l.key - (int) r.key);
   } else {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = __popc ((uint32_t) (in.left ^ in.right[j]));
+    v = __popc ((uint32_t) (l.key ^ r.key));
   }
-  if (SRC == SD_SRC_GENERIC && a.blend) {
-#pragma unroll
-    for (int j = 0; j < DPL; j++)
-      v[j] = (uint32_t) sd_cost_census_ad ((int) v[j],
-          abs ((int) in.px_left - (int) in.px_right[j]), a.cost_max);
-  }
-  v[DPL] = 0;
-#pragma unroll
-  for (int p = 0; p < (DPL + 1) / 2; p++)
-    c[p] = __byte_perm (v[2 * p], v[2 * p + 1], 0x5410);
+  if (sd_cost_blends < SRC > (a))
+    v = (uint32_t) sd_cost_census_ad (v, abs ((int) l.px - (int) r.px),
+        a.cost_max);
+  return v;
 }
 
-/* A group per run of SD_COST_PER_GROUP pixels of a row. */
-#define SD_COST_PER_GROUP 16
+/* Pixels a group computes, LANES apart: 32 and 64 were no faster at
+ * 1920x1080 and 3840x2160 and slower at 640x480 (docs/performance.md). */
+#define SD_COST_STEPS 16
+
+/* A group computes SD_COST_STEPS pixels of a row, LANES apart; the
+ * groups of a run of LANES * SD_COST_STEPS pixels start at its first
+ * LANES pixels.  Lane g's slot j of pixel x matches right pixel
+ * x - dmin - g - LANES j (the row's first pixel where that is left of the
+ * image, the reference's edge rule), which was its slot j - 1 of pixel
+ * x - LANES: so a lane keeps its right pixels in a ring and reads one a
+ * step, not DPL (docs/performance.md, "The cost volume's right pixels in
+ * a ring"). */
 template < int LANES, int DPL, int SRC > __global__ void
 __launch_bounds__ (128)
 sd_cost_volume_kernel (const SdCostArgs a)
 {
+  static_assert (SD_COST_STEPS % DPL == 0, "the ring turns whole");
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
   const int group = (blockIdx.x * 4 + (threadIdx.x >> 5)) * (32 / LANES) +
       lane / LANES;
   const int w = a.width;
-  const int row_groups = (w + SD_COST_PER_GROUP - 1) / SD_COST_PER_GROUP;
+  const int run = LANES * SD_COST_STEPS;
+  const int row_groups = (w + run - 1) / run * LANES;
   const int y = group / row_groups;
   if (y >= a.height)
     return;
-  const int x0 = (group % row_groups) * SD_COST_PER_GROUP;
-  const int x1 = min (x0 + SD_COST_PER_GROUP, w);
-  for (int x = x0; x < x1; x++) {
-    const size_t pix = (size_t) y * w + x;
-    SdCostIn < DPL > in;
-    sd_cost_load < LANES, DPL, SRC > (a, in, x, pix, g);
-    uint32_t c[(DPL + 1) / 2];
-    sd_cost_compute < DPL, SRC > (a, in, c);
-    sd_store_u8 < DPL > (a.volume + pix * a.dp + g * DPL, c);
+  const int in_row = group % row_groups;
+  const int x0 = in_row / LANES * run + in_row % LANES;
+  const size_t row = (size_t) y * w;
+  const uint64_t *census_left = a.census_left + row;
+  const uint64_t *census_right = a.census_right + row;
+  const uint8_t *image_left = a.image_left + row;
+  const uint8_t *image_right = a.image_right + row;
+  const int xr0 = x0 - a.dmin - g;
+  auto right =[&](int xr) {
+    return sd_cost_pixel < SRC > (a, census_right, image_right, max (xr, 0));
+  };
+  /* slot j of step s sits at ring[(s - j) mod DPL]: each step's read
+   * takes the place of the slot that falls off the end */
+  SdCostPixel ring[DPL];
+#pragma unroll
+  for (int j = 1; j < DPL; j++)
+    ring[DPL - j] = right (xr0 - LANES * j);
+  uint8_t *out = a.volume + (row + x0) * a.dp + g * DPL;
+  for (int i = 0; i < SD_COST_STEPS; i += DPL) {
+#pragma unroll
+    for (int s = 0; s < DPL; s++) {
+      const int x = x0 + LANES * (i + s);
+      if (x >= w)
+        return;
+      ring[s] = right (xr0 + LANES * (i + s));
+      const SdCostPixel l = sd_cost_pixel < SRC > (a, census_left,
+          image_left, x);
+      uint32_t v[DPL + 1];
+#pragma unroll
+      for (int j = 0; j < DPL; j++)
+        v[j] = sd_cost_cell < SRC > (a, l, ring[(s - j + DPL) % DPL]);
+      v[DPL] = 0;
+      uint32_t c[(DPL + 1) / 2];
+#pragma unroll
+      for (int p = 0; p < (DPL + 1) / 2; p++)
+        c[p] = __byte_perm (v[2 * p], v[2 * p + 1], 0x5410);
+      sd_store_u8 < DPL > (out, c);
+      out += LANES * a.dp;
+    }
   }
 }
 
@@ -185,12 +164,15 @@ struct SdCostLaunch
   cudaStream_t stream;
   template < int LANES, int DPL > void run () const
   {
-    const int groups = a.height * ((a.width + SD_COST_PER_GROUP - 1) /
-        SD_COST_PER_GROUP);
+    const int run = LANES * SD_COST_STEPS;
+    const int groups = a.height * ((a.width + run - 1) / run * LANES);
     const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
     if (src == SD_SRC_CENSUS64)
       sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block,
           0, stream >>> (a);
+    else if (src == SD_SRC_CENSUS64_AD)
+      sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64_AD > <<< grid,
+          block, 0, stream >>> (a);
     else
       sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block,
           0, stream >>> (a);
@@ -226,8 +208,8 @@ sd_cuda_cost_volume (const SdParams * p, const SdCudaSgmBuffers * b,
       SD_COST_KIND_CENSUS32;
   a.blend = sd_params_blends_ad (p);
   a.cost_max = sd_cost_max (p);
-  const int src = a.kind == SD_COST_KIND_CENSUS64 && !a.blend ?
-      SD_SRC_CENSUS64 : SD_SRC_GENERIC;
+  const int src = a.kind != SD_COST_KIND_CENSUS64 ? SD_SRC_GENERIC :
+      a.blend ? SD_SRC_CENSUS64_AD : SD_SRC_CENSUS64;
   sd_sgm_with_layout (p->num_disparities, SdCostLaunch { a, src, stream });
   return cudaGetLastError ();
 }
