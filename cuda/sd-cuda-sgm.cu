@@ -236,7 +236,7 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
       sd_store_u16 < DPL > (carry_out, P);
     if (store && (!CARRY || a.store)) {
       if (U8) {
-        sd_store_u8 < DPL > (vol8, P);
+        sd_store_u8 < DPL, true > (vol8, P);
         vol8 += vstep;
       } else if (a.first) {
         sd_store_u16 < DPL > (vol16, P);

@@ -194,46 +194,69 @@ sd_pack_u8 (const uint32_t (&L)[(DPL + 1) / 2])
   return b;
 }
 
+/* A store and a load, with the streaming hint (evict first: st.global.cs,
+ * ld.global.cs) where STREAM: for the path volumes, written by a sweep and
+ * read once by winner-takes-all after all of them, so that they leave the
+ * L2 to what is read again. */
+template < bool STREAM, typename T > __device__ __forceinline__ void
+sd_st (T * p, T v)
+{
+  if constexpr (STREAM)
+    __stcs (p, v);
+  else
+    *p = v;
+}
+
+template < bool STREAM, typename T > __device__ __forceinline__ T
+sd_ld (const T * p)
+{
+  if constexpr (STREAM)
+    return __ldcs (p);
+  else
+    return *p;
+}
+
 /* A lane's DPL cells of one pixel are contiguous, slot order: 8-bit DPL
  * bytes, 16-bit DPL halves (= the packed registers as they are). */
-template < int DPL > __device__ __forceinline__ void
+template < int DPL, bool STREAM = false > __device__ __forceinline__ void
 sd_store_bytes (uint8_t * p, const SdBytes < DPL > &b)
 {
   if constexpr (DPL == 1) {
-    *p = (uint8_t) b.w[0];
+    sd_st < STREAM > (p, (uint8_t) b.w[0]);
   } else if constexpr (DPL == 2) {
-    *(uint16_t *) p = (uint16_t) b.w[0];
+    sd_st < STREAM > ((uint16_t *) p, (uint16_t) b.w[0]);
   } else if constexpr (DPL == 4) {
-    *(uint32_t *) p = b.w[0];
+    sd_st < STREAM > ((uint32_t *) p, b.w[0]);
   } else if constexpr (DPL == 8) {
-    *(uint2 *) p = make_uint2 (b.w[0], b.w[1]);
+    sd_st < STREAM > ((uint2 *) p, make_uint2 (b.w[0], b.w[1]));
   } else {
-    *(uint4 *) p = make_uint4 (b.w[0], b.w[1], b.w[2], b.w[3]);
+    sd_st < STREAM > ((uint4 *) p, make_uint4 (b.w[0], b.w[1], b.w[2],
+            b.w[3]));
   }
 }
 
-template < int DPL > __device__ __forceinline__ void
+template < int DPL, bool STREAM = false > __device__ __forceinline__ void
 sd_store_u8 (uint8_t * p, const uint32_t (&L)[(DPL + 1) / 2])
 {
-  sd_store_bytes < DPL > (p, sd_pack_u8 < DPL > (L));
+  sd_store_bytes < DPL, STREAM > (p, sd_pack_u8 < DPL > (L));
 }
 
-template < int DPL > __device__ __forceinline__ SdBytes < DPL >
-sd_load_u8 (const uint8_t * p)
+template < int DPL, bool STREAM = false > __device__ __forceinline__
+SdBytes < DPL > sd_load_u8 (const uint8_t * p)
 {
   SdBytes < DPL > b;
   if constexpr (DPL == 1) {
-    b.w[0] = *p;
+    b.w[0] = sd_ld < STREAM > (p);
   } else if constexpr (DPL == 2) {
-    b.w[0] = *(const uint16_t *) p;
+    b.w[0] = sd_ld < STREAM > ((const uint16_t *) p);
   } else if constexpr (DPL == 4) {
-    b.w[0] = *(const uint32_t *) p;
+    b.w[0] = sd_ld < STREAM > ((const uint32_t *) p);
   } else if constexpr (DPL == 8) {
-    const uint2 v = *(const uint2 *) p;
+    const uint2 v = sd_ld < STREAM > ((const uint2 *) p);
     b.w[0] = v.x;
     b.w[1] = v.y;
   } else {
-    const uint4 v = *(const uint4 *) p;
+    const uint4 v = sd_ld < STREAM > ((const uint4 *) p);
     b.w[0] = v.x;
     b.w[1] = v.y;
     b.w[2] = v.z;

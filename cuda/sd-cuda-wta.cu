@@ -56,7 +56,7 @@ sd_wta_kernel (const SdWtaArgs a)
       SdBytes < DPL > b[NS > 0 ? NS : 1];
 #pragma unroll
       for (int s = 0; s < NS; s++)
-        b[s] = sd_load_u8 < DPL > (a.volume + s * a.path_stride + cell);
+        b[s] = sd_load_u8 < DPL, true > (a.volume + s * a.path_stride + cell);
       SdHalves < DPL > sum = { };
       if (SUM16)
         sum = sd_load_u16 < DPL > (vol16 + cell);
