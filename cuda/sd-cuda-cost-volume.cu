@@ -27,7 +27,8 @@ typedef struct
 } SdCostArgs;
 
 /* Where the costs come from (a template parameter): the 9x7 census alone,
- * census-ad on it (the defaults), or anything else (a.kind, a.blend). */
+ * census-ad on it (the defaults), or anything else (a.kind, a.blend: AD,
+ * or a 32-bit census with or without AD). */
 enum
 {
   SD_SRC_CENSUS64,
@@ -73,7 +74,7 @@ sd_cost_cell (const SdCostArgs & a, const SdCostPixel & l,
     const SdCostPixel & r)
 {
   uint32_t v;
-  if (SRC != SD_SRC_GENERIC || a.kind == SD_COST_KIND_CENSUS64) {
+  if (SRC != SD_SRC_GENERIC) {
     const uint64_t d = l.key ^ r.key;
     v = __popc ((uint32_t) d) + __popc ((uint32_t) (d >> 32));
   } else if (a.kind == SD_COST_KIND_AD) {
