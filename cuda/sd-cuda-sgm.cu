@@ -21,6 +21,7 @@
  * Bit-exactness with common/cpu/sgm.c: every value fits in 16 bits (a path
  * cost is at most cost_max + P2 <= 4350, a sum of 8 at most 34800) and the
  * recurrence is the reference's. */
+#include <limits.h>
 #include <string.h>
 
 #include "sd-cuda-sgm.cuh"
@@ -38,12 +39,16 @@ typedef struct
   int width, height, D, dp;     /* dp: disparity slots per pixel */
   int p1, p2, adaptive;
   int first;                    /* 16-bit mode: this direction writes the sum */
-  /* the directions of one launch: blocks [block0[s], block0[s + 1]) sweep
-   * direction dir[s] and write volume slot s; with bands, carry_in[s] and
-   * carry_out[s] are the direction's SdSgmCarry rows */
-  int n_segments;
+  /* the directions of one launch: segment s sweeps direction dir[s] in
+   * blocks[s] blocks and writes volume slot s; with bands, carry_in[s] and
+   * carry_out[s] are the direction's SdSgmCarry rows.  Group q, segments
+   * [group_seg[q], group_seg[q + 1]), takes blocks [group_block0[q],
+   * group_block0[q + 1]), its segments' blocks in turn (sd_block_segment) */
+  int n_segments, n_groups;
   int dir[SD_MAX_SEGMENTS];
-  int block0[SD_MAX_SEGMENTS + 1];
+  int blocks[SD_MAX_SEGMENTS];
+  int group_seg[SD_MAX_SEGMENTS + 1];
+  int group_block0[SD_MAX_SEGMENTS + 1];
   const uint16_t *carry_in[SD_MAX_SEGMENTS];
   uint16_t *carry_out[SD_MAX_SEGMENTS];
   int store;                    /* with bands: write the volume (not in
@@ -264,6 +269,57 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
   }
 }
 
+/* The segment of block b and which of its blocks b is.  The segments of a
+ * group take their blocks in turn, one each (a segment that has none left
+ * drops out), so that blocks that start together sweep the same rows at
+ * the same time: the three directions down (or up) from neighbouring
+ * columns of the first row then read the same cost rows, while they are
+ * in the L2. */
+__device__ __forceinline__ void
+sd_block_segment (const SdSgmArgs & a, int b, int *seg, int *seg_block)
+{
+  int group = 0;
+#pragma unroll
+  for (int q = 1; q < SD_MAX_SEGMENTS; q++)
+    if (q < a.n_groups && b >= a.group_block0[q])
+      group = q;
+  int first = 0, end = 0;
+#pragma unroll
+  for (int q = 0; q < SD_MAX_SEGMENTS; q++)
+    if (q == group) {
+      first = a.group_seg[q];
+      end = a.group_seg[q + 1];
+      b -= a.group_block0[q];
+    }
+  /* rounds r0 .. rmin - 1 give a block to each of the m segments that
+   * have more than r0 */
+  int r0 = 0;
+  *seg = first;
+  *seg_block = 0;
+  for (int phase = 0; phase < SD_MAX_SEGMENTS; phase++) {
+    int m = 0, rmin = INT_MAX;
+#pragma unroll
+    for (int s = 0; s < SD_MAX_SEGMENTS; s++)
+      if (s >= first && s < end && a.blocks[s] > r0) {
+        m++;
+        rmin = min (rmin, a.blocks[s]);
+      }
+    if (m == 0)
+      return;
+    if (b < (rmin - r0) * m) {
+      *seg_block = r0 + b / m;
+      int k = b % m;
+#pragma unroll
+      for (int s = 0; s < SD_MAX_SEGMENTS; s++)
+        if (s >= first && s < end && a.blocks[s] > r0 && k-- == 0)
+          *seg = s;
+      return;
+    }
+    b -= (rmin - r0) * m;
+    r0 = rmin;
+  }
+}
+
 template < int LANES, int DPL, bool U8, bool DEEP, bool CARRY > __global__
     void
 __launch_bounds__ (32 * SD_SGM_WARPS)
@@ -272,26 +328,22 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
   const int warp = threadIdx.x >> 5;
-  int seg = 0;
-#pragma unroll
-  for (int s = 1; s < SD_MAX_SEGMENTS; s++)
-    if (s < a.n_segments && (int) blockIdx.x >= a.block0[s])
-      seg = s;
-  int dir = 0, block0 = 0;
+  int seg, seg_block;
+  sd_block_segment (a, (int) blockIdx.x, &seg, &seg_block);
+  int dir = 0;
   const uint16_t *carry_in = NULL;
   uint16_t *carry_out = NULL;
 #pragma unroll
   for (int s = 0; s < SD_MAX_SEGMENTS; s++)
     if (s == seg) {
       dir = a.dir[s];
-      block0 = a.block0[s];
       if (CARRY) {
         carry_in = a.carry_in[s];
         carry_out = a.carry_out[s];
       }
     }
-  const int line = (((int) blockIdx.x - block0) * SD_SGM_WARPS + warp) *
-      (32 / LANES) + lane / LANES;
+  const int line = (seg_block * SD_SGM_WARPS + warp) * (32 / LANES) +
+      lane / LANES;
   const int w = a.width, h = a.height;
   int dx, dy;
   sd_direction (dir, &dx, &dy);
@@ -385,7 +437,7 @@ struct SdPathLaunch
   template < int LANES, int DPL, bool U8, bool DEEP > void with_deep () const
   {
     const dim3 block (32 * SD_SGM_WARPS);
-    const dim3 grid (a.block0[a.n_segments]);
+    const dim3 grid (a.group_block0[a.n_groups]);
     if (carry)
       sd_sgm_path_kernel < LANES, DPL, U8, DEEP, true > <<< grid, block, 0,
           stream >>> (a);
@@ -409,19 +461,31 @@ struct SdPathLaunch
   }
 };
 
-/* Direction dir as segment seg of a launch that starts at block *blocks;
- * its carry rows (bands) from c. */
+/* Direction dir as the next segment of a launch, in its last group; its
+ * carry rows (bands) from c. */
 static void
-sd_add_segment (SdSgmArgs * a, int seg, int dir, int lines_per_block,
-    int *blocks, const SdSgmCarry * c)
+sd_add_segment (SdSgmArgs * a, int dir, int lines_per_block,
+    const SdSgmCarry * c)
 {
+  const int seg = a->n_segments++;
   a->dir[seg] = dir;
-  a->block0[seg] = *blocks;
-  *blocks += sd_cuda_div_up (sd_direction_lines (dir, a->width, a->height),
-      lines_per_block);
-  a->block0[seg + 1] = *blocks;
+  a->blocks[seg] = sd_cuda_div_up (sd_direction_lines (dir, a->width,
+          a->height), lines_per_block);
+  a->group_block0[a->n_groups + 1] += a->blocks[seg];
+  a->group_seg[a->n_groups + 1] = a->n_segments;
   a->carry_in[seg] = c ? c->in[dir] : NULL;
   a->carry_out[seg] = c ? c->out[dir] : NULL;
+}
+
+/* Closes the last group of segments; the next segment starts another. */
+static void
+sd_end_group (SdSgmArgs * a)
+{
+  if (a->group_seg[a->n_groups + 1] == a->group_seg[a->n_groups])
+    return;
+  a->n_groups++;
+  a->group_seg[a->n_groups + 1] = a->n_segments;
+  a->group_block0[a->n_groups + 1] = a->group_block0[a->n_groups];
 }
 
 cudaError_t
@@ -451,8 +515,6 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.store = !up_only;
 
   const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->rows_strip);
-  /* the horizontal directions (0 and 1) have the longest lines: they go
-   * first in the grid so that they start early */
   if (v != SD_SGM_VOLUMES_SUM16) {
     /* the upward pass of bands takes the path kernel even where the rows
      * aggregate the frame: the rows are bound by their chain of rows, which
@@ -460,12 +522,17 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
      * ms with the rows' up pass, docs/performance.md) */
     const bool rows = v == SD_SGM_VOLUMES_ROWS && !up_only;
     const int n = rows ? 2 : p->paths;
-    int blocks = 0;
-    /* segment i writes volume slot i: all n directions in order, or (no
-     * volume written) the upward ones */
-    for (int i = 0; i < n; i++)
-      if (!up_only || sd_cuda_sgm_direction_dy (i) < 0)
-        sd_add_segment (&a, a.n_segments++, i, lines_per_block, &blocks, c);
+    /* the first n directions, or (no volume written) the upward ones, in
+     * three groups: the horizontal lines first, the longest, so that they
+     * start early; then those that go down, then those that go up */
+    const int group_dy[3] = { 0, 1, -1 };
+    for (int q = 0; q < 3; q++) {
+      for (int i = 0; i < n; i++)
+        if (sd_cuda_sgm_direction_dy (i) == group_dy[q]
+            && (!up_only || group_dy[q] < 0))
+          sd_add_segment (&a, i, lines_per_block, c);
+      sd_end_group (&a);
+    }
     if (!rows) {
       sd_sgm_with_layout (D, SdPathLaunch { a, true, b->deep_reads != 0,
           c != NULL, stream });
@@ -491,12 +558,13 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
       e = cudaStreamWaitEvent (stream, b->join, 0);
     return e;
   }
-  a.n_segments = 1;
   for (int i = 0; i < p->paths; i++) {
     if (up_only && sd_cuda_sgm_direction_dy (i) >= 0)
       continue;
-    int blocks = 0;
-    sd_add_segment (&a, 0, i, lines_per_block, &blocks, c);
+    a.n_segments = a.n_groups = 0;
+    a.group_block0[1] = 0;
+    sd_add_segment (&a, i, lines_per_block, c);
+    sd_end_group (&a);
     a.first = i == 0;
     sd_sgm_with_layout (D, SdPathLaunch { a, false, b->deep_reads != 0,
         c != NULL, stream });
