@@ -461,8 +461,8 @@ struct SdPathLaunch
   }
 };
 
-/* Direction dir as the next segment of a launch, in its last group; its
- * carry rows (bands) from c. */
+/* Direction dir as the next segment of a launch; its carry rows (bands)
+ * from c. */
 static void
 sd_add_segment (SdSgmArgs * a, int dir, int lines_per_block,
     const SdSgmCarry * c)
@@ -471,21 +471,24 @@ sd_add_segment (SdSgmArgs * a, int dir, int lines_per_block,
   a->dir[seg] = dir;
   a->blocks[seg] = sd_cuda_div_up (sd_direction_lines (dir, a->width,
           a->height), lines_per_block);
-  a->group_block0[a->n_groups + 1] += a->blocks[seg];
-  a->group_seg[a->n_groups + 1] = a->n_segments;
   a->carry_in[seg] = c ? c->in[dir] : NULL;
   a->carry_out[seg] = c ? c->out[dir] : NULL;
 }
 
-/* Closes the last group of segments; the next segment starts another. */
+/* The segments added since the last group, if any, as a group of their
+ * own, its blocks after the last group's. */
 static void
 sd_end_group (SdSgmArgs * a)
 {
-  if (a->group_seg[a->n_groups + 1] == a->group_seg[a->n_groups])
+  const int q = a->n_groups;
+  if (a->group_seg[q] == a->n_segments)
     return;
-  a->n_groups++;
-  a->group_seg[a->n_groups + 1] = a->n_segments;
-  a->group_block0[a->n_groups + 1] = a->group_block0[a->n_groups];
+  int blocks = 0;
+  for (int s = a->group_seg[q]; s < a->n_segments; s++)
+    blocks += a->blocks[s];
+  a->group_seg[q + 1] = a->n_segments;
+  a->group_block0[q + 1] = a->group_block0[q] + blocks;
+  a->n_groups = q + 1;
 }
 
 cudaError_t
@@ -562,7 +565,6 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     if (up_only && sd_cuda_sgm_direction_dy (i) >= 0)
       continue;
     a.n_segments = a.n_groups = 0;
-    a.group_block0[1] = 0;
     sd_add_segment (&a, i, lines_per_block, c);
     sd_end_group (&a);
     a.first = i == 0;
