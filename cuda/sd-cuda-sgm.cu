@@ -120,14 +120,29 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
   return sd_group_min_converged < LANES > (min (lmin & 0xffff, lmin >> 16));
 }
 
+/* The adaptive P2 (the reference's sd_cpu_penalty2) of every intensity
+ * step between two 8-bit guide values, in the block's shared memory:
+ * looked up, a step's P2 costs a load where the division took about 30
+ * instructions, a quarter of the step (9 % of the frame at 640x480/128,
+ * docs/performance.md) */
+#define SD_GUIDE_STEPS 256
+
+__device__ __forceinline__ void
+sd_fill_penalty2 (const SdSgmArgs & a, uint32_t * p2_of_step)
+{
+  for (int s = threadIdx.x; s < SD_GUIDE_STEPS; s += blockDim.x)
+    p2_of_step[s] = max (a.p1, a.p2 * SD_P2_ADAPTIVE_STEP /
+        (SD_P2_ADAPTIVE_STEP + s));
+  __syncthreads ();
+}
+
 __device__ __forceinline__ uint32_t
-sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
+sd_penalty2 (const SdSgmArgs & a, const uint32_t * p2_of_step, uint32_t g,
+    uint32_t g_prev)
 {
   if (!a.adaptive)
     return a.p2;
-  const int step = abs ((int) g - (int) g_prev);
-  return max (a.p1, a.p2 * SD_P2_ADAPTIVE_STEP / (SD_P2_ADAPTIVE_STEP +
-          step));
+  return p2_of_step[abs ((int) g - (int) g_prev)];
 }
 
 /* ---- the kernel ------------------------------------------------------------ */
@@ -145,8 +160,8 @@ sd_penalty2 (const SdSgmArgs & a, uint32_t g, uint32_t g_prev)
 template < int LANES, int DPL, bool U8, bool DEEP, bool CARRY > __device__
     __forceinline__ void
 sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
-    int steps, int dx, int dy, int g, const uint16_t * carry_in,
-    uint16_t * carry_out)
+    int steps, int dx, int dy, int g, const uint32_t * p2_of_step,
+    const uint16_t * carry_in, uint16_t * carry_out)
 {
   const int NP = (DPL + 1) / 2;
   const int w = a.width;
@@ -233,7 +248,7 @@ sd_path_sweep (const SdSgmArgs & a, int seg, int x, int y, int len,
     uint32_t c[NP];
     sd_unpack_u8 < DPL > (c, in.cost);
     const uint32_t gv = in.guide;
-    const uint32_t p2 = sd_penalty2 (a, gv, g_prev);
+    const uint32_t p2 = sd_penalty2 (a, p2_of_step, gv, g_prev);
     g_prev = gv;
     min_prev = sd_path_step < LANES, DPL > (P, min_prev, c, p1x2, p2, keep,
         g);
@@ -328,6 +343,9 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
   const int warp = threadIdx.x >> 5;
+  __shared__ uint32_t p2_of_step[SD_GUIDE_STEPS];
+  if (a.adaptive)
+    sd_fill_penalty2 (a, p2_of_step);
   int seg, seg_block;
   sd_block_segment (a, (int) blockIdx.x, &seg, &seg_block);
   int dir = 0;
@@ -377,7 +395,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   if (steps == 0)
     return;
   sd_path_sweep < LANES, DPL, U8, DEEP, CARRY > (a, seg, x, y, len, steps,
-      dx, dy, g, carry_in, carry_out);
+      dx, dy, g, p2_of_step, carry_in, carry_out);
 }
 
 /* ---- launchers ------------------------------------------------------------ */
