@@ -99,6 +99,9 @@ typedef struct
   int block;                    /* padded + 2: a pixel's path costs */
   vs tail;                      /* lanes of the last vector that are disparities */
   const int16_t *zeros;         /* a block of zeros: a path's start */
+  int p2_of_step[256];          /* the P2 of each step between two 8-bit
+                                 * guide values: a lookup, not a division a
+                                 * pixel and path */
 } Frame;
 
 /* A step's input: the previous pixel's path costs (its block + 1), their
@@ -147,8 +150,7 @@ pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
 static int
 p2_between (const Frame * f, size_t pix, size_t prev_pix)
 {
-  return sd_cpu_penalty2 (f->p, abs ((int) f->guide[pix] -
-          (int) f->guide[prev_pix]));
+  return f->p2_of_step[abs ((int) f->guide[pix] - (int) f->guide[prev_pix])];
 }
 
 /* One sweep: rows in the order of dy, each in the order of the horizontal
@@ -403,6 +405,8 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
     f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
   for (int i = 0; i < f.block; i++)
     ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
+  for (int i = 0; i < 256; i++)
+    f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
 
   const int threads = sd_fast_threads (p);
 #pragma omp parallel for schedule(static, 1) num_threads (threads < 2 ? 1 : 2)
