@@ -125,7 +125,6 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
  * looked up, a step's P2 costs a load where the division took about 30
  * instructions, a quarter of the step (9 % of the frame at 640x480/128,
  * docs/performance.md) */
-#define SD_GUIDE_STEPS 256
 
 __device__ __forceinline__ void
 sd_fill_penalty2 (const SdSgmArgs & a, uint32_t * p2_of_step)

@@ -99,9 +99,9 @@ typedef struct
   int block;                    /* padded + 2: a pixel's path costs */
   vs tail;                      /* lanes of the last vector that are disparities */
   const int16_t *zeros;         /* a block of zeros: a path's start */
-  int p2_of_step[256];          /* the P2 of each step between two 8-bit
-                                 * guide values: a lookup, not a division a
-                                 * pixel and path */
+  int p2_of_step[SD_GUIDE_STEPS];        /* the P2 of each step between two
+                                         * 8-bit guide values: a lookup,
+                                         * not a division a pixel and path */
 } Frame;
 
 /* A step's input: the previous pixel's path costs (its block + 1), their
@@ -405,7 +405,7 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
     f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
   for (int i = 0; i < f.block; i++)
     ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
-  for (int i = 0; i < 256; i++)
+  for (int i = 0; i < SD_GUIDE_STEPS; i++)
     f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
 
   const int threads = sd_fast_threads (p);
