@@ -138,8 +138,9 @@ int sd_cuda_sgm_rows_wanted (const SdParams * params, int width);
 int sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width);
 size_t sd_cuda_sgm_rows_bytes (int width);
 cudaError_t sd_cuda_sgm_rows (const SdParams * params, const uint8_t * cost,
-    uint16_t * sum, void *scratch, int width, int height, int strip,
-    const struct SdSgmCarry *carry, cudaStream_t stream);
+    const uint8_t * guide, uint16_t * sum, void *scratch, int width,
+    int height, int strip, const struct SdSgmCarry *carry,
+    cudaStream_t stream);
 cudaError_t sd_cuda_wta (const SdParams * params,
     const SdCudaSgmBuffers * b, cudaStream_t stream);
 

@@ -24,13 +24,15 @@
  * held as 8-bit records (a lane's slots contiguous, as in the volumes):
  * the k - 1 and k + 1 neighbours are the bytes of the lanes beside, read
  * from shared memory.  The costs come from the cost volume a few rows
- * ahead (asynchronous copies into a ring of rows).  Bit-exact with the
+ * ahead (asynchronous copies into a ring of rows); the adaptive P2 from
+ * the block's table of it (sd_fill_penalty2).  Bit-exact with the
  * reference: the same recurrence (sd_path_cells) on the same values.
  *
  * In exact bands (CARRY, sd-cuda-enqueue.cu) a pass starts from the
  * records of the row before the band, carried in, instead of zeros, and
  * leaves the path costs of its last row in the carried row out. */
 #include <cuda_pipeline.h>
+#include <limits.h>
 #include <string.h>
 
 #include "sd-cuda-sgm.cuh"
@@ -44,6 +46,8 @@
 typedef struct
 {
   const uint8_t *cost;
+  const uint8_t *guide;         /* left luma, for the adaptive P2: the
+                                 * frame's, rows beside a band included */
   uint16_t *sum;                /* the six directions' 16-bit sum */
   uint8_t *exch;                /* published edge records */
   uint32_t *exch_min;
@@ -68,12 +72,16 @@ typedef struct
 } SdRowsCarry;
 
 /* The shared memory of a block: records[2][NC][3][DP] (the rows i - 1 and
- * i of each direction), costs[RING][NC][DP], mins[2][NC][4]. */
+ * i of each direction), costs[RING][NC][DP], mins[2][NC][4], and with the
+ * adaptive P2 its table (SD_GUIDE_STEPS words; dynamic like the rest: a
+ * static table made the launcher's request for the most dynamic shared
+ * memory fail). */
 static size_t
-sd_rows_smem (int strip)
+sd_rows_smem (int strip, bool adaptive)
 {
   const size_t nc = strip + 2 * SD_ROWS_CH;
-  return nc * SD_ROWS_DP * (6 + SD_ROWS_RING) + nc * 2 * 4 * 4;
+  return nc * SD_ROWS_DP * (6 + SD_ROWS_RING) + nc * 2 * 4 * 4 +
+      (adaptive ? SD_GUIDE_STEPS * 4 : 0);
 }
 
 __device__ __forceinline__ int
@@ -117,7 +125,11 @@ sd_warp_min16x2 (uint32_t v)
   return v;
 }
 
-template < bool CARRY > __global__ void
+/* ADAPTIVE: the adaptive P2, an instance of its own, so that the constant
+ * P2's (the defaults) keeps its code: behind a run-time flag the guide
+ * reads and tests made it 8 % slower at 3840x2160/256
+ * (docs/performance.md). */
+template < bool CARRY, bool ADAPTIVE > __global__ void
 __launch_bounds__ (32 * SD_ROWS_WARPS)
 sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
 {
@@ -136,6 +148,7 @@ sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
   uint8_t *rec = smem;
   uint8_t *costs = rec + (size_t) 2 * NC * COL;
   uint32_t *mins = (uint32_t *) (costs + (size_t) SD_ROWS_RING * NC * DP);
+  uint32_t *p2_of_step = mins + 2 * NC * 4;
   auto row_y =[&](int i) {
     return pass == 0 ? i : h - 1 - i;
   };
@@ -193,6 +206,9 @@ sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
       }
     }
   }
+
+  if constexpr (ADAPTIVE)
+    sd_fill_penalty2 (a.p1, a.p2, p2_of_step);
 
   /* row i's costs into ring slot i % RING (one commit per row, empty past
    * the last) */
@@ -310,6 +326,12 @@ sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
               own_at));
       const uint8_t *src = rec_prv + lc * COL;
       const uint32_t *msrc = min_prv + lc * 4;
+      /* the adaptive P2's guide: this pixel's and, per direction, the
+       * previous pixel's where the path has one (elsewhere it starts from
+       * zero records, whose step gives L = C whatever P2) */
+      const int yp = pass == 0 ? y - 1 : y + 1;
+      const bool yp_in = (yp >= 0 && yp < h) || (CARRY && i == 0);
+      const uint32_t gv = ADAPTIVE ? a.guide[(size_t) y * w + x] : 0;
       uint8_t *dst = rec_cur + lc * COL;
       uint32_t s[NP], m[3];
 #pragma unroll
@@ -327,8 +349,14 @@ sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
         sd_unpack_u8 < DPL > (P, sd_load_u8 < DPL > (r + own_at));
         sd_unpack_u8 < DPL > (km1, lo);
         sd_unpack_u8 < DPL > (kp1, hi);
+        uint32_t p2 = a.p2;
+        const int xp = x - dx;
+        if (ADAPTIVE && yp_in && xp >= 0 && xp < w
+            && (!CARRY || i > 0 || rc.in[pass][dir]))
+          p2 = sd_step_penalty2 (p2_of_step, gv,
+              a.guide[(ptrdiff_t) yp * w + xp]);
         const uint32_t lmin = sd_path_cells < DPL > (P, km1, kp1,
-            msrc[dir - 4 * dx], cst, p1x2, a.p2, keep);
+            msrc[dir - 4 * dx], cst, p1x2, p2, keep);
         m[dir] = min (lmin & 0xffff, lmin >> 16);
         if (CARRY && i + 1 == h && kept && rc.out[pass][dir])
           sd_store_u16 < DPL > (rc.out[pass][dir] + (size_t) x * DP + own_at,
@@ -409,6 +437,14 @@ sd_cuda_sgm_rows_bytes (int width)
   return cols * 3 * SD_ROWS_DP + cols * 16 + sd_rows_blocks (width) * sizeof (int);
 }
 
+/* The kernel's instances: [CARRY][ADAPTIVE]. */
+static const void *const sd_rows_kernels[2][2] = {
+  {(const void *) sd_sgm_rows_kernel < false, false >,
+      (const void *) sd_sgm_rows_kernel < false, true >},
+  {(const void *) sd_sgm_rows_kernel < true, false >,
+      (const void *) sd_sgm_rows_kernel < true, true >},
+};
+
 /* The strip width for a frame width (0: the rows cannot run here): the
  * narrowest, at least SD_ROWS_MIN_STRIP, whose blocks all fit on the device
  * at once (a cooperative launch refuses more).  It asks the runtime
@@ -416,30 +452,38 @@ sd_cuda_sgm_rows_bytes (int width)
 int
 sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width)
 {
-  /* the limit is the device's (the same for every pipeline, whatever its
-   * strip: no pipeline can lower it under another); the strip must suit
-   * the kernel of whole frames and that of bands */
-  if (!info->cooperative || cudaFuncSetAttribute (sd_sgm_rows_kernel < false >,
-          cudaFuncAttributeMaxDynamicSharedMemorySize,
-          info->max_smem_optin) != cudaSuccess
-      || cudaFuncSetAttribute (sd_sgm_rows_kernel < true >,
-          cudaFuncAttributeMaxDynamicSharedMemorySize,
-          info->max_smem_optin) != cudaSuccess)
+  if (!info->cooperative)
     return 0;
+  /* the limit is the device's (the same for every pipeline, whatever its
+   * strip: no pipeline can lower it under another) */
+  for (int k = 0; k < 4; k++)
+    if (cudaFuncSetAttribute (sd_rows_kernels[k / 2][k % 2],
+            cudaFuncAttributeMaxDynamicSharedMemorySize,
+            info->max_smem_optin) != cudaSuccess) {
+      /* the path kernel takes the frame: the refusal must not stay behind
+       * as the error a later stage's check finds */
+      cudaGetLastError ();
+      return 0;
+    }
+  /* the strip must suit every instance: whole frames and bands, either
+   * P2 (the frame's choice sets its volumes, whatever the pipeline's
+   * settings) */
   for (int strip = SD_ROWS_MIN_STRIP;; strip += 8) {
-    const size_t smem = sd_rows_smem (strip);
-    if (smem > (size_t) info->max_smem_optin)
-      return 0;
-    int whole = 0, bands = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&whole,
-            sd_sgm_rows_kernel < false >, 32 * SD_ROWS_WARPS, smem)
-        != cudaSuccess
-        || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&bands,
-            sd_sgm_rows_kernel < true >, 32 * SD_ROWS_WARPS, smem)
-        != cudaSuccess)
-      return 0;
-    if (2 * sd_cuda_div_up (width, strip) <= min (whole, bands) *
-        info->sm_count)
+    int fit = INT_MAX;
+    for (int k = 0; k < 4; k++) {
+      const size_t smem = sd_rows_smem (strip, k % 2);
+      int blocks = 0;
+      if (smem > (size_t) info->max_smem_optin)
+        return 0;
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks,
+              sd_rows_kernels[k / 2][k % 2], 32 * SD_ROWS_WARPS, smem)
+          != cudaSuccess) {
+        cudaGetLastError ();
+        return 0;
+      }
+      fit = min (fit, blocks);
+    }
+    if (2 * sd_cuda_div_up (width, strip) <= fit * info->sm_count)
       return strip;
     if (strip >= width)
       return 0;
@@ -449,22 +493,20 @@ sd_cuda_sgm_rows_strip (const SdCudaDeviceInfo * info, int width)
 int
 sd_cuda_sgm_rows_wanted (const SdParams * p, int width)
 {
-  /* where they measured faster than the path kernel (H100, 2026-11-26,
-   * docs/performance.md): 8-bit paths, more than 128 disparities (the
-   * 32-lane layout), P2 constant (with the adaptive P2 3 % slower at
-   * 3840x2160), frames at least 2560 wide (at 1920 the device time gains
-   * 3 % but a pair in host memory takes 1 to 5 % longer).  Not the height:
-   * the bands of a frame must all choose as the frame does, whose volumes'
-   * size the choice sets */
+  /* where they measured faster than the path kernel (H100, 2026-11-26
+   * and, with the adaptive P2, 2026-11-27, docs/performance.md): 8-bit
+   * paths, more than 128 disparities (the 32-lane layout), frames at least
+   * 2560 wide (at 1920 the device time gains 3 % but a pair in host memory
+   * takes 1 to 5 % longer).  Not the height: the bands of a frame must all
+   * choose as the frame does, whose volumes' size the choice sets */
   return p->paths == 8 && sd_cuda_sgm_uses_8bit (p)
-      && p->num_disparities > 128 && width >= 2560
-      && !sd_params_p2_adaptive (p);
+      && p->num_disparities > 128 && width >= 2560;
 }
 
 cudaError_t
-sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost, uint16_t * sum,
-    void *scratch, int width, int height, int strip,
-    const SdSgmCarry * carry, cudaStream_t stream)
+sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost,
+    const uint8_t * guide, uint16_t * sum, void *scratch, int width,
+    int height, int strip, const SdSgmCarry * carry, cudaStream_t stream)
 {
   SdRowsArgs a;
   memset (&a, 0, sizeof (a));
@@ -475,6 +517,7 @@ sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost, uint16_t * sum,
   a.D = p->num_disparities;
   a.p1 = p->p1;
   a.p2 = p->p2;
+  a.guide = guide;
   a.strip = strip;
   a.nstrips = sd_cuda_div_up (width, a.strip);
   a.mid = height - SD_ROWS_CH * (height / (2 * SD_ROWS_CH));
@@ -497,10 +540,9 @@ sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost, uint16_t * sum,
         rc.out[pass][d] = carry->out[dirs[pass][d]];
       }
   }
+  const bool adaptive = sd_params_p2_adaptive (p);
   void *args[] = { (void *) &a, (void *) &rc };
-  return cudaLaunchCooperativeKernel (carry ?
-      (const void *) sd_sgm_rows_kernel < true > :
-      (const void *) sd_sgm_rows_kernel < false >,
-      dim3 (2 * a.nstrips), dim3 (32 * SD_ROWS_WARPS), args,
-      sd_rows_smem (strip), stream);
+  return cudaLaunchCooperativeKernel (sd_rows_kernels[carry != NULL]
+      [adaptive], dim3 (2 * a.nstrips), dim3 (32 * SD_ROWS_WARPS), args,
+      sd_rows_smem (strip, adaptive), stream);
 }

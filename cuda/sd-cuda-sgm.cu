@@ -120,28 +120,13 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
   return sd_group_min_converged < LANES > (min (lmin & 0xffff, lmin >> 16));
 }
 
-/* The adaptive P2 (the reference's sd_cpu_penalty2) of every intensity
- * step between two 8-bit guide values, in the block's shared memory:
- * looked up, a step's P2 costs a load where the division took about 30
- * instructions, a quarter of the step (9 % of the frame at 640x480/128,
- * docs/performance.md) */
-
-__device__ __forceinline__ void
-sd_fill_penalty2 (const SdSgmArgs & a, uint32_t * p2_of_step)
-{
-  for (int s = threadIdx.x; s < SD_GUIDE_STEPS; s += blockDim.x)
-    p2_of_step[s] = max (a.p1, a.p2 * SD_P2_ADAPTIVE_STEP /
-        (SD_P2_ADAPTIVE_STEP + s));
-  __syncthreads ();
-}
-
 __device__ __forceinline__ uint32_t
 sd_penalty2 (const SdSgmArgs & a, const uint32_t * p2_of_step, uint32_t g,
     uint32_t g_prev)
 {
   if (!a.adaptive)
     return a.p2;
-  return p2_of_step[abs ((int) g - (int) g_prev)];
+  return sd_step_penalty2 (p2_of_step, g, g_prev);
 }
 
 /* ---- the kernel ------------------------------------------------------------ */
@@ -344,7 +329,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   const int warp = threadIdx.x >> 5;
   __shared__ uint32_t p2_of_step[SD_GUIDE_STEPS];
   if (a.adaptive)
-    sd_fill_penalty2 (a, p2_of_step);
+    sd_fill_penalty2 (a.p1, a.p2, p2_of_step);
   int seg, seg_block;
   sd_block_segment (a, (int) blockIdx.x, &seg, &seg_block);
   int dir = 0;
@@ -564,8 +549,8 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
     uint16_t *const sum = (uint16_t *) (a.volume + 2 * cells);
     cudaError_t e = cudaEventRecord (b->fork, stream);
     if (e == cudaSuccess)
-      e = sd_cuda_sgm_rows (p, a.cost, sum, a.volume + 4 * cells, w, h,
-          b->rows_strip, c, stream);
+      e = sd_cuda_sgm_rows (p, a.cost, a.guide, sum, a.volume + 4 * cells,
+          w, h, b->rows_strip, c, stream);
     if (e == cudaSuccess)
       e = cudaStreamWaitEvent (b->aside, b->fork, 0);
     if (e != cudaSuccess)

@@ -131,6 +131,29 @@ sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
   return v;
 }
 
+/* ---- the adaptive P2 ------------------------------------------------------ */
+
+/* The adaptive P2 (the reference's sd_cpu_penalty2) of every intensity
+ * step between two 8-bit guide values, in the block's shared memory:
+ * looked up, a step's P2 costs a load where the division took about 30
+ * instructions, a quarter of the path kernel's step (9 % of the frame at
+ * 640x480/128, docs/performance.md).  Every thread of the block calls it. */
+__device__ __forceinline__ void
+sd_fill_penalty2 (int p1, int p2, uint32_t * p2_of_step)
+{
+  for (int s = threadIdx.x; s < SD_GUIDE_STEPS; s += blockDim.x)
+    p2_of_step[s] = max (p1, p2 * SD_P2_ADAPTIVE_STEP /
+        (SD_P2_ADAPTIVE_STEP + s));
+  __syncthreads ();
+}
+
+/* The P2 of the step from guide value g_prev to g. */
+__device__ __forceinline__ uint32_t
+sd_step_penalty2 (const uint32_t * p2_of_step, uint32_t g, uint32_t g_prev)
+{
+  return p2_of_step[abs ((int) g - (int) g_prev)];
+}
+
 /* ---- the path recurrence ----------------------------------------------- */
 
 /* L[k] = C[k] + min(P[k], P[k-1] + P1, P[k+1] + P1, minP + P2) - minP on a

@@ -312,6 +312,20 @@ banded (SdEngine * cpu, SdEngine * gpu)
   pair_free (&pair);
 }
 
+/* The pair whole, then in bands of a third of its rows where it has more
+ * than a chunk of them. */
+static void
+compare_whole_and_bands (const char *whole, const char *bands,
+    const Pair * pair, SdParams * p, SdEngine * cpu, SdEngine * gpu)
+{
+  p->band_rows = 0;
+  compare_pair (whole, pair, p, cpu, gpu);
+  if (pair->height > 8) {
+    p->band_rows = pair->height / 3;
+    compare_pair (bands, pair, p, cpu, gpu);
+  }
+}
+
 /* Frames at least 2560 wide with more than 128 disparities, where the
  * CUDA backend aggregates the six directions that move between rows a row
  * at a time in vertical strips (cuda/sd-cuda-sgm-rows.cu): widths that end
@@ -320,7 +334,7 @@ banded (SdEngine * cpu, SdEngine * gpu)
  * widest only: the chunk of the down pass that holds the middle row, where
  * the two passes hand their sums over, waits for three of the up pass's);
  * a scene and noise; a minimum disparity, the confidence and uniqueness,
- * and bands. */
+ * the adaptive P2, and bands. */
 static void
 wide (SdEngine * cpu, SdEngine * gpu)
 {
@@ -342,11 +356,13 @@ wide (SdEngine * cpu, SdEngine * gpu)
       compare_pair ("wide", &pair, &p, cpu, gpu);
       p.confidence = true;
       p.uniqueness = 5;
-      compare_pair ("wide confidence", &pair, &p, cpu, gpu);
-      if (h > 8) {
-        p.band_rows = h / 3;
-        compare_pair ("wide bands", &pair, &p, cpu, gpu);
-      }
+      compare_whole_and_bands ("wide confidence", "wide bands", &pair, &p,
+          cpu, gpu);
+      /* the adaptive P2 (an instance of the rows kernel of its own), whose
+       * steps read the guide rows beside a band */
+      p.p2_adaptive = SD_P2_ADAPTIVE_ON;
+      compare_whole_and_bands ("wide adaptive P2", "wide adaptive P2 bands",
+          &pair, &p, cpu, gpu);
       pair_free (&pair);
     }
 }
