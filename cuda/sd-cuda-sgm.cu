@@ -120,6 +120,8 @@ sd_path_step (uint32_t (&P)[(DPL + 1) / 2], uint32_t min_prev,
   return sd_group_min_converged < LANES > (min (lmin & 0xffff, lmin >> 16));
 }
 
+/* The P2 of a step: the constant one, or the adaptive one from the
+ * block's table. */
 __device__ __forceinline__ uint32_t
 sd_penalty2 (const SdSgmArgs & a, const uint32_t * p2_of_step, uint32_t g,
     uint32_t g_prev)
