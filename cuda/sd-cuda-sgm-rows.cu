@@ -128,10 +128,12 @@ sd_warp_min16x2 (uint32_t v)
 /* ADAPTIVE: the adaptive P2, an instance of its own, so that the constant
  * P2's (the defaults) keeps its code: behind a run-time flag the guide
  * reads and tests made it 8 % slower at 3840x2160/256
- * (docs/performance.md). */
+ * (docs/performance.md).  Its table is a parameter of its own, as rc is:
+ * inside SdRowsArgs it changed the constant P2's registers too. */
 template < bool CARRY, bool ADAPTIVE > __global__ void
 __launch_bounds__ (32 * SD_ROWS_WARPS)
-sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
+sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc,
+    const SdP2Table p2_table)
 {
   const int LANES = 32, DPL = 8, NP = 4, DP = SD_ROWS_DP;
   const int COL = 3 * DP;       /* a column's three records */
@@ -208,7 +210,7 @@ sd_sgm_rows_kernel (const SdRowsArgs a, const SdRowsCarry rc)
   }
 
   if constexpr (ADAPTIVE)
-    sd_fill_penalty2 (a.p1, a.p2, p2_of_step);
+    sd_fill_penalty2 (p2_table, p2_of_step);
 
   /* row i's costs into ring slot i % RING (one commit per row, empty past
    * the last) */
@@ -541,7 +543,9 @@ sd_cuda_sgm_rows (const SdParams * p, const uint8_t * cost,
       }
   }
   const bool adaptive = sd_params_p2_adaptive (p);
-  void *args[] = { (void *) &a, (void *) &rc };
+  SdP2Table p2_table;
+  sd_p2_table (p, &p2_table);
+  void *args[] = { (void *) &a, (void *) &rc, (void *) &p2_table };
   return cudaLaunchCooperativeKernel (sd_rows_kernels[carry != NULL]
       [adaptive], dim3 (2 * a.nstrips), dim3 (32 * SD_ROWS_WARPS), args,
       sd_rows_smem (strip, adaptive), stream);

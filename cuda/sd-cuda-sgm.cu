@@ -53,6 +53,7 @@ typedef struct
   uint16_t *carry_out[SD_MAX_SEGMENTS];
   int store;                    /* with bands: write the volume (not in
                                  * their upward pass) */
+  SdP2Table p2_table;           /* read with the adaptive P2 */
 } SdSgmArgs;
 
 /* The reference's order (common/cpu/sgm.c): the first four are the 4-path
@@ -331,7 +332,7 @@ sd_sgm_path_kernel (const SdSgmArgs a)
   const int warp = threadIdx.x >> 5;
   __shared__ uint32_t p2_of_step[SD_GUIDE_STEPS];
   if (a.adaptive)
-    sd_fill_penalty2 (a.p1, a.p2, p2_of_step);
+    sd_fill_penalty2 (a.p2_table, p2_of_step);
   int seg, seg_block;
   sd_block_segment (a, (int) blockIdx.x, &seg, &seg_block);
   int dir = 0;
@@ -517,6 +518,7 @@ sd_cuda_sgm (const SdParams * p, const SdCudaSgmBuffers * b,
   a.p1 = p->p1;
   a.p2 = p->p2;
   a.adaptive = sd_params_p2_adaptive (p);
+  sd_p2_table (p, &a.p2_table);
   const SdSgmCarry *c = b->carry;
   const bool up_only = c && c->up_only;
   a.store = !up_only;

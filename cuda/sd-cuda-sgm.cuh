@@ -133,17 +133,32 @@ sd_slot (const uint32_t (&s)[(DPL + 1) / 2], int j)
 
 /* ---- the adaptive P2 ------------------------------------------------------ */
 
-/* The adaptive P2 (the reference's sd_cpu_penalty2) of every intensity
- * step between two 8-bit guide values, in the block's shared memory:
- * looked up, a step's P2 costs a load where the division took about 30
- * instructions, a quarter of the path kernel's step (9 % of the frame at
- * 640x480/128, docs/performance.md).  Every thread of the block calls it. */
+/* The P2 of every intensity step between two 8-bit guide values, from
+ * the reference's sd_cpu_penalty2 on the host (the formula has one home),
+ * handed to the kernels in their arguments.  Looked up, a step's P2 costs
+ * a load where the division took about 30 instructions, a quarter of the
+ * path kernel's step (9 % of the frame at 640x480/128,
+ * docs/performance.md). */
+typedef struct
+{
+  uint32_t of_step[SD_GUIDE_STEPS];
+} SdP2Table;
+
+static inline void
+sd_p2_table (const SdParams * p, SdP2Table * t)
+{
+  for (int s = 0; s < SD_GUIDE_STEPS; s++)
+    t->of_step[s] = (uint32_t) sd_cpu_penalty2 (p, s);
+}
+
+/* The table into the block's shared memory, where the steps' lookups at
+ * scattered indices are cheap (in the arguments they would serialize).
+ * Every thread of the block calls it. */
 __device__ __forceinline__ void
-sd_fill_penalty2 (int p1, int p2, uint32_t * p2_of_step)
+sd_fill_penalty2 (const SdP2Table & t, uint32_t * p2_of_step)
 {
   for (int s = threadIdx.x; s < SD_GUIDE_STEPS; s += blockDim.x)
-    p2_of_step[s] = max (p1, p2 * SD_P2_ADAPTIVE_STEP /
-        (SD_P2_ADAPTIVE_STEP + s));
+    p2_of_step[s] = t.of_step[s];
   __syncthreads ();
 }
 

@@ -28,8 +28,8 @@
  * of a KITTI frame invalid; S = 8 was the best of 2, 4, 8 (docs/algorithms.md). */
 #define SD_P2_ADAPTIVE_STEP 8
 /* Intensity steps between two 8-bit luma values, 0 to 255: the size of a
- * table of the adaptive P2 per step (the fast CPU sweeps, the CUDA path
- * kernel). */
+ * table of the adaptive P2 per step (the fast CPU sweeps, the CUDA
+ * kernels), filled by sd_cpu_penalty2. */
 #define SD_GUIDE_STEPS 256
 
 static inline int
