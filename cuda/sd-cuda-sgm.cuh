@@ -144,11 +144,14 @@ typedef struct
   uint32_t of_step[SD_GUIDE_STEPS];
 } SdP2Table;
 
+/* Zeros where the P2 is constant: no kernel reads the table then, and a
+ * launch does not pay the reference's 256 divisions for it. */
 static inline void
 sd_p2_table (const SdParams * p, SdP2Table * t)
 {
+  const bool adaptive = sd_params_p2_adaptive (p);
   for (int s = 0; s < SD_GUIDE_STEPS; s++)
-    t->of_step[s] = (uint32_t) sd_cpu_penalty2 (p, s);
+    t->of_step[s] = adaptive ? (uint32_t) sd_cpu_penalty2 (p, s) : 0;
 }
 
 /* The table into the block's shared memory, where the steps' lookups at
