@@ -11,6 +11,7 @@
  * the two (sd-cost.h).  A disparity that points left of the right image
  * reads the right row's first pixel, as the reference does. */
 #include "sd-cuda-sgm.cuh"
+#include "sd-cuda-chain.cuh"
 #include "sd-cost.h"
 
 enum
@@ -21,6 +22,11 @@ typedef struct
   const uint64_t *census_left, *census_right;
   const uint8_t *image_left, *image_right;
   uint8_t *volume;
+  /* winner-takes-all's keys of the right image, which it lowers with
+   * atomicMin, set to all ones (no candidate) here rather than by a
+   * memset of their own between the kernels; NULL without the left-right
+   * check */
+  uint32_t *right_key;
   int width, height, dmin, dp;  /* dp: disparity slots per pixel */
   int kind;
   int blend, cost_max;          /* census-ad: the census blended with AD */
@@ -105,6 +111,7 @@ __launch_bounds__ (128)
 sd_cost_volume_kernel (const SdCostArgs a)
 {
   static_assert (SD_COST_STEPS % DPL == 0, "the ring turns whole");
+  sd_chain_wait ();
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
   const int group = (blockIdx.x * 4 + (threadIdx.x >> 5)) * (32 / LANES) +
@@ -118,6 +125,9 @@ sd_cost_volume_kernel (const SdCostArgs a)
   const int in_row = group % row_groups;
   const int x0 = in_row / LANES * run + in_row % LANES;
   const size_t row = (size_t) y * w;
+  /* lane g the key of the group's pixel g */
+  if (a.right_key && g < SD_COST_STEPS && x0 + LANES * g < w)
+    a.right_key[row + x0 + LANES * g] = SD_FULL_MASK;
   const uint64_t *census_left = a.census_left + row;
   const uint64_t *census_right = a.census_right + row;
   const uint8_t *image_left = a.image_left + row;
@@ -169,14 +179,14 @@ struct SdCostLaunch
     const int groups = a.height * ((a.width + run - 1) / run * LANES);
     const dim3 grid (sd_cuda_div_up (groups, 4 * (32 / LANES))), block (128);
     if (src == SD_SRC_CENSUS64)
-      sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64 > <<< grid, block,
-          0, stream >>> (a);
+      sd_cuda_launch_chained (sd_cost_volume_kernel < LANES, DPL,
+          SD_SRC_CENSUS64 >, grid, block, 0, stream, a);
     else if (src == SD_SRC_CENSUS64_AD)
-      sd_cost_volume_kernel < LANES, DPL, SD_SRC_CENSUS64_AD > <<< grid,
-          block, 0, stream >>> (a);
+      sd_cuda_launch_chained (sd_cost_volume_kernel < LANES, DPL,
+          SD_SRC_CENSUS64_AD >, grid, block, 0, stream, a);
     else
-      sd_cost_volume_kernel < LANES, DPL, SD_SRC_GENERIC > <<< grid, block,
-          0, stream >>> (a);
+      sd_cuda_launch_chained (sd_cost_volume_kernel < LANES, DPL,
+          SD_SRC_GENERIC >, grid, block, 0, stream, a);
   }
 };
 
@@ -200,6 +210,8 @@ sd_cuda_cost_volume (const SdParams * p, const SdCudaSgmBuffers * b,
   a.image_left = b->image_left;
   a.image_right = b->image_right;
   a.volume = (uint8_t *) b->cost_volume;
+  a.right_key = sd_params_lr_check (p) != SD_LR_CHECK_OFF ? b->right_key :
+      NULL;
   a.width = b->width;
   a.height = b->height;
   a.dmin = p->min_disparity;

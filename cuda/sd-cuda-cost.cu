@@ -2,6 +2,7 @@
  * (sd-cuda-cost-volume.cu) and the belief propagation data costs
  * (sd-cuda-bp.h) read. */
 #include "sd-cuda-internal.h"
+#include "sd-cuda-chain.cuh"
 
 #define SD_CEN_BX 32
 #define SD_CEN_BY 8
@@ -17,6 +18,7 @@ template < int WINDOW > __global__ void
 sd_census_kernel (const uint8_t * img, uint64_t * signature, int width,
     int height)
 {
+  sd_chain_wait ();
   __shared__ uint8_t tile[SD_CEN_BY + 2 * SD_CEN_RY][SD_CEN_BX +
       2 * SD_CEN_RX];
   const size_t plane = (size_t) width * height;
@@ -85,6 +87,7 @@ __global__ void
 sd_census_9x7_kernel (const uint8_t * img, uint64_t * signature, int width,
     int height)
 {
+  sd_chain_wait ();
   __shared__ uint32_t tile[SD_CEN_BY + 2 * SD_CEN_RY][SD_CEN_TW / 4];
   const size_t plane = (size_t) width * height;
   img += blockIdx.z * plane;
@@ -133,17 +136,13 @@ sd_cuda_census (const uint8_t * img, uint64_t * signature, int width,
       sd_cuda_div_up (height, SD_CEN_BY), 2);
   switch (window) {
     case SD_CENSUS_5X5:
-      sd_census_kernel < SD_CENSUS_5X5 > <<< grid, block, 0, stream >>>
-          (img, signature, width, height);
-      break;
+      return sd_cuda_launch_chained (sd_census_kernel < SD_CENSUS_5X5 >,
+          grid, block, 0, stream, img, signature, width, height);
     case SD_CENSUS_CS9X7:
-      sd_census_kernel < SD_CENSUS_CS9X7 > <<< grid, block, 0, stream >>>
-          (img, signature, width, height);
-      break;
+      return sd_cuda_launch_chained (sd_census_kernel < SD_CENSUS_CS9X7 >,
+          grid, block, 0, stream, img, signature, width, height);
     default:
-      sd_census_9x7_kernel <<< grid, block, 0, stream >>> (img, signature,
-          width, height);
-      break;
+      return sd_cuda_launch_chained (sd_census_9x7_kernel, grid, block, 0,
+          stream, img, signature, width, height);
   }
-  return cudaGetLastError ();
 }

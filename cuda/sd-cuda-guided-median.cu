@@ -3,6 +3,7 @@
  * the header's network and walks them to half the weight, as
  * common/fast/fast-guided-median.c does in vector lanes. */
 #include "sd-cuda-internal.h"
+#include "sd-cuda-chain.cuh"
 #include "sd-guided-median.h"
 #include "sd-output.h"
 
@@ -73,6 +74,7 @@ sd_guided_median_kernel (const int16_t * disp, const uint8_t * guide,
     uint64_t depth_scale, uint16_t * out, size_t out_pitch, int width,
     int height)
 {
+  sd_chain_wait ();
   const int x0 = blockIdx.x * blockDim.x, y0 = blockIdx.y * blockDim.y;
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
   const int r = SD_GUIDED_MEDIAN_REACH;
@@ -92,7 +94,7 @@ sd_cuda_guided_median (const SdParams * p, const int16_t * disp,
 {
   dim3 block (32, 8);
   dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
-  sd_guided_median_kernel <<< grid, block, 0, stream >>> (disp, guide,
-      sd_output_depth_scale (p), out, out_pitch, width, height);
-  return cudaGetLastError ();
+  return sd_cuda_launch_chained (sd_guided_median_kernel, grid, block, 0,
+      stream, disp, guide, sd_output_depth_scale (p), out, out_pitch, width,
+      height);
 }

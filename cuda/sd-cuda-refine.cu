@@ -3,6 +3,7 @@
  * output contract (16 * d, 0 = invalid), or with the guided median on, its
  * input (sd-cuda-guided-median.cu writes the output then). */
 #include "sd-cuda-internal.h"
+#include "sd-cuda-chain.cuh"
 #include "sd-confidence.h"
 #include "sd-edge-fill.h"
 #include "sd-output.h"
@@ -58,6 +59,7 @@ sd_check_median_kernel (const int16_t * disp, const uint32_t * right_key,
     int lr, int dmin, int median, int16_t * dst, const uint8_t * margin,
     uint8_t * conf, int width, int height)
 {
+  sd_chain_wait ();
   __shared__ int16_t checked[SD_CM_BY + 2][SD_CM_BX + 2];
   const int x = blockIdx.x * SD_CM_BX + threadIdx.x;
   const int y = blockIdx.y * SD_CM_BY + threadIdx.y;
@@ -177,6 +179,7 @@ sd_output_kernel (const int16_t * disp, int fill, int raw, int lo, int hi,
     uint64_t depth_scale, uint16_t * out, size_t out_pitch, int width,
     int height)
 {
+  sd_chain_wait ();
   const int lane = threadIdx.x & 31;
   const int y = blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
   if (y >= height)
@@ -252,11 +255,10 @@ sd_cuda_check_median (const SdParams * p, int16_t * disp,
   dim3 block (SD_CM_BX, SD_CM_BY);
   dim3 grid (sd_cuda_div_up (width, SD_CM_BX), sd_cuda_div_up (height,
           SD_CM_BY));
-  sd_check_median_kernel <<< grid, block, 0, stream >>> (disp, right_key,
-      lr_check, p->min_disparity, p->median, tmp, margin,
-      margin ? conf : NULL, width, height);
   *result = tmp;
-  return cudaGetLastError ();
+  return sd_cuda_launch_chained (sd_check_median_kernel, grid, block, 0,
+      stream, disp, right_key, lr_check, p->min_disparity, p->median, tmp,
+      margin, margin ? conf : NULL, width, height);
 }
 
 cudaError_t
@@ -276,15 +278,13 @@ sd_cuda_finish (const SdParams * p, int16_t * disp, const uint8_t * guide,
   const uint64_t depth_scale = sd_output_depth_scale (p);
   const int rows = sd_cuda_div_up (height, 8);
   if (!p->guided_median) {
-    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, fill, 0, lo, hi,
-        depth_scale, out, out_pitch, width, height);
-    return cudaGetLastError ();
+    return sd_cuda_launch_chained (sd_output_kernel, rows, 256, 0, stream,
+        disp, fill, 0, lo, hi, depth_scale, out, out_pitch, width, height);
   }
   if (fill) {
-    sd_output_kernel <<< rows, 256, 0, stream >>> (disp, 1, 1, lo, hi,
-        depth_scale, (uint16_t *) filled, (size_t) width * sizeof (int16_t),
-        width, height);
-    const cudaError_t e = cudaGetLastError ();
+    const cudaError_t e = sd_cuda_launch_chained (sd_output_kernel, rows,
+        256, 0, stream, disp, 1, 1, lo, hi, depth_scale, (uint16_t *) filled,
+        (size_t) width * sizeof (int16_t), width, height);
     if (e != cudaSuccess)
       return e;
     disp = filled;

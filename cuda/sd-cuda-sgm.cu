@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "sd-cuda-sgm.cuh"
+#include "sd-cuda-chain.cuh"
 #include "sd-cost.h"
 
 #define SD_SGM_WARPS 4          /* warps per block */
@@ -327,6 +328,7 @@ template < int LANES, int DPL, bool U8, bool DEEP, bool CARRY > __global__
 __launch_bounds__ (32 * SD_SGM_WARPS)
 sd_sgm_path_kernel (const SdSgmArgs a)
 {
+  sd_chain_wait ();
   const int lane = threadIdx.x & 31;
   const int g = lane & (LANES - 1);
   const int warp = threadIdx.x >> 5;
@@ -444,11 +446,11 @@ struct SdPathLaunch
     const dim3 block (32 * SD_SGM_WARPS);
     const dim3 grid (a.group_block0[a.n_groups]);
     if (carry)
-      sd_sgm_path_kernel < LANES, DPL, U8, DEEP, true > <<< grid, block, 0,
-          stream >>> (a);
+      sd_cuda_launch_chained (sd_sgm_path_kernel < LANES, DPL, U8, DEEP,
+          true >, grid, block, 0, stream, a);
     else
-      sd_sgm_path_kernel < LANES, DPL, U8, DEEP, false > <<< grid, block, 0,
-          stream >>> (a);
+      sd_cuda_launch_chained (sd_sgm_path_kernel < LANES, DPL, U8, DEEP,
+          false >, grid, block, 0, stream, a);
   }
   template < int LANES, int DPL, bool U8 > void with_u8 () const
   {

@@ -11,7 +11,7 @@
  * (size, parameters) into a CUDA graph and replayed (sd-cuda-graph.h).
  * Each launch after the first is programmatic (PDL): it may start while
  * the one before runs, clears its tile and loads its data costs, which no
- * diagonal writes, and only then waits (cudaGridDependencySynchronize) for
+ * diagonal writes, and only then waits (sd_chain_wait) for
  * the diagonal before to finish before it reads the edge messages that
  * diagonal sent.
  * Measured on an H100, 25 to 35 % faster than one cooperative launch that
@@ -36,6 +36,7 @@
  * fall in distinct banks (line_stride). */
 #include "sd-cuda-bp.h"
 #include "sd-cuda-tiledbp.h"
+#include "sd-cuda-chain.cuh"
 
 #define SIDES 4
 /* threads that build one message, a quarter of the labels each */
@@ -57,7 +58,6 @@ typedef struct
   float *belief;                /* sd-cuda-bp.h's layout */
   int w, h, D, K, T, tiles_x, tiles_y, min_disparity, inner, outer;
   int disc_trunc;
-  int cc_major;                 /* the device's: PDL from 9 */
 } TiledArgs;
 
 #define VISIT_THREADS 256
@@ -306,14 +306,9 @@ visit (const TiledArgs & a, int *sm, int tx, int ty, bool write_belief)
           tile_data[i];
   }
   __syncthreads ();
-#if __CUDA_ARCH__ >= 900
-  /* without a programmatic predecessor (the graph's first launch, or a
-   * device before sm_90, where launches are never programmatic) this
-   * returns at once */
-  cudaGridDependencySynchronize ();
-  /* the next diagonal may start its own preparation */
-  cudaTriggerProgrammaticLaunchCompletion ();
-#endif
+  /* the diagonal before done (at once for the graph's first launch); the
+   * next may start its own preparation */
+  sd_chain_wait ();
 
   /* what the neighbours sent, into the halo: a label of an edge pixel a
    * thread, HALO_LOADS of them in flight at once (one trip to L2, where
@@ -481,26 +476,19 @@ enqueue_passes (const void *args, cudaStream_t stream)
 {
   const TiledArgs *a = (const TiledArgs *) args;
   const int diagonals = a->tiles_x + a->tiles_y - 1;
-  cudaLaunchAttribute pdl;
-  pdl.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  pdl.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config = { };
-  config.blockDim = dim3 (visit_threads (a->T));
-  config.dynamicSmemBytes = visit_layout (a->T, a->D).total * sizeof (int);
-  config.stream = stream;
+  const dim3 block (visit_threads (a->T));
+  const size_t smem = visit_layout (a->T, a->D).total * sizeof (int);
   cudaError_t e = cudaSuccess;
   for (int o = 0; o < a->outer && e == cudaSuccess; o++)
     for (int reverse = 0; reverse < 2 && e == cudaSuccess; reverse++)
       for (int s = 0; s < diagonals && e == cudaSuccess; s++) {
         const int d = reverse ? diagonals - 1 - s : s;
-        config.gridDim = dim3 (min (d, a->tiles_y - 1) - max (0,
+        const dim3 grid (min (d, a->tiles_y - 1) - max (0,
                 d - a->tiles_x + 1) + 1);
-        /* every launch but the graph's first follows a diagonal; PDL
-         * needs sm_90 */
-        config.attrs = &pdl;
-        config.numAttrs = o + reverse + s > 0 && a->cc_major >= 9;
-        e = cudaLaunchKernelEx (&config, tiled_bp_diagonal_kernel < K >, *a,
-            d, (int) (reverse && o + 1 == a->outer));
+        /* every launch but the graph's first follows a diagonal */
+        e = sd_cuda_launch (o + reverse + s > 0,
+            tiled_bp_diagonal_kernel < K >, grid, block, smem, stream, *a, d,
+            (int) (reverse && o + 1 == a->outer));
       }
   return e;
 }
@@ -620,7 +608,6 @@ sd_cuda_tiled_bp (const SdParams * p, const uint8_t * images,
   a.inner = p->inner_iterations;
   a.outer = p->outer_iterations;
   a.disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
-  a.cc_major = info->cc_major;
 
   cudaError_t e = sd_cuda_bp_images (p, images, smooth, smooth + 2 * npix,
       w, h, stream);

@@ -10,6 +10,7 @@
  * contributes the minimum of its part as (sum << 8 | k), and atomicMin
  * keeps the smallest, which is the reference's first minimum. */
 #include "sd-cuda-sgm.cuh"
+#include "sd-cuda-chain.cuh"
 #include "sd-confidence.h"
 
 #define SD_WTA_TILE 64
@@ -32,6 +33,7 @@ template < int LANES, int DPL, int NS, bool SUM16 > __global__ void
 __launch_bounds__ (32 * SD_WTA_WARPS)
 sd_wta_kernel (const SdWtaArgs a)
 {
+  sd_chain_wait ();
   const int NP = (DPL + 1) / 2;
   const int PITCH = NP * LANES + 1;     /* words per pixel: no bank conflicts */
   const int GROUPS = SD_WTA_WARPS * (32 / LANES);
@@ -162,13 +164,17 @@ sd_wta_launch (SdSgmVolumes v, const SdWtaArgs & a, cudaStream_t stream)
   const dim3 grid (sd_cuda_div_up (a.width, SD_WTA_TILE), a.height);
   const dim3 block (32 * SD_WTA_WARPS);
   if (v == SD_SGM_VOLUMES_SUM16)
-    sd_wta_kernel < LANES, DPL, 0, true > <<< grid, block, smem, stream >>> (a);
+    sd_cuda_launch_chained (sd_wta_kernel < LANES, DPL, 0, true >, grid,
+        block, smem, stream, a);
   else if (v == SD_SGM_VOLUMES_ROWS)
-    sd_wta_kernel < LANES, DPL, 2, true > <<< grid, block, smem, stream >>> (a);
+    sd_cuda_launch_chained (sd_wta_kernel < LANES, DPL, 2, true >, grid,
+        block, smem, stream, a);
   else if (v == SD_SGM_VOLUMES_PATHS4)
-    sd_wta_kernel < LANES, DPL, 4, false > <<< grid, block, smem, stream >>> (a);
+    sd_cuda_launch_chained (sd_wta_kernel < LANES, DPL, 4, false >, grid,
+        block, smem, stream, a);
   else
-    sd_wta_kernel < LANES, DPL, 8, false > <<< grid, block, smem, stream >>> (a);
+    sd_cuda_launch_chained (sd_wta_kernel < LANES, DPL, 8, false >, grid,
+        block, smem, stream, a);
 }
 
 cudaError_t
@@ -191,13 +197,6 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
   a.uniqueness = p->uniqueness;
   a.subpixel = p->subpixel;
   a.lr = sd_params_lr_check (p) != SD_LR_CHECK_OFF;
-  if (a.lr) {
-    /* no candidate: invalid; the tiles lower it with atomicMin */
-    cudaError_t e = cudaMemsetAsync (a.right_key, 0xff,
-        (size_t) a.width * a.height * sizeof (uint32_t), stream);
-    if (e != cudaSuccess)
-      return e;
-  }
   const SdSgmVolumes v = sd_cuda_sgm_volumes (p, b->rows_strip);
   if (dpl == 16)
     sd_wta_launch < 16, 16 > (v, a, stream);
