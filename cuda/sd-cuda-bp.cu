@@ -4,6 +4,7 @@
  * right disparities.  Every float operation repeats the CPU's, in its
  * order, with explicit round-to-nearest intrinsics (see sd-cuda-hbp.cu). */
 #include "sd-cuda-bp.h"
+#include "sd-cuda-chain.cuh"
 #include "sd-confidence.h"
 
 #define BLOCK 128
@@ -25,6 +26,7 @@ __global__ void
 gaussian_x_kernel (const uint8_t * src, float *dst, int w, int h,
     GaussianTaps g)
 {
+  sd_chain_wait ();
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
   if (x >= w)
@@ -45,6 +47,7 @@ __global__ void
 gaussian_y_kernel (const float *src, float *dst, int w, int h,
     GaussianTaps g)
 {
+  sd_chain_wait ();
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
   if (x >= w)
@@ -118,6 +121,7 @@ __global__ void
 right_disparity_kernel (const float *belief, uint32_t * right_key, int w,
     int h, int D, int min_disparity)
 {
+  sd_chain_wait ();
   const int xr = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y;
   if (xr >= w)
@@ -147,16 +151,15 @@ sd_cuda_bp_images (const SdParams * p, const uint8_t * images, float *smooth,
   if (p->sigma > 0)
     taps.radius = sd_gaussian_kernel (p->sigma, taps.tap);
   const dim3 grid2 (sd_cuda_div_up (w, BLOCK), h, 2);
-  if (taps.radius) {
-    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, tmp, w, h,
-        taps);
-    gaussian_y_kernel <<<grid2, BLOCK, 0, stream>>> (tmp, smooth, w, h,
-        taps);
-  } else {
-    gaussian_x_kernel <<<grid2, BLOCK, 0, stream>>> (images, smooth, w, h,
-        taps);
-  }
-  return cudaGetLastError ();
+  if (!taps.radius)
+    return sd_cuda_launch_chained (gaussian_x_kernel, grid2, BLOCK, 0, stream,
+        images, smooth, w, h, taps);
+  const cudaError_t e = sd_cuda_launch_chained (gaussian_x_kernel, grid2,
+      BLOCK, 0, stream, images, tmp, w, h, taps);
+  if (e != cudaSuccess)
+    return e;
+  return sd_cuda_launch_chained (gaussian_y_kernel, grid2, BLOCK, 0, stream,
+      tmp, smooth, w, h, taps);
 }
 
 cudaError_t
@@ -165,11 +168,14 @@ sd_cuda_bp_read_out (const SdParams * p, const float *belief,
 {
   /* the scale rounded as the CPU's float product rounds it */
   const float scale = p->data_weight * p->data_trunc;
+  /* after the propagation's graph: a plain launch */
   disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
       out->disp, out->margin, w, h, p->num_disparities, p->min_disparity,
       p->subpixel, scale);
-  if (sd_params_lr_check (p) != SD_LR_CHECK_OFF)
-    right_disparity_kernel <<<row_grid (w, h), BLOCK, 0, stream>>> (belief,
-        out->right_key, w, h, p->num_disparities, p->min_disparity);
-  return cudaGetLastError ();
+  cudaError_t e = cudaGetLastError ();
+  if (e == cudaSuccess && sd_params_lr_check (p) != SD_LR_CHECK_OFF)
+    e = sd_cuda_launch_chained (right_disparity_kernel, row_grid (w, h),
+        BLOCK, 0, stream, belief, out->right_key, w, h, p->num_disparities,
+        p->min_disparity);
+  return e;
 }

@@ -6,6 +6,7 @@
  * not depend on the order the unions ran in, so the speckles are the ones
  * common/cpu/refine.c floods. */
 #include "sd-cuda-internal.h"
+#include "sd-cuda-chain.cuh"
 #include "sd-speckle.h"
 
 /* How a root walk reads a parent.  In device memory past L1, which is
@@ -84,6 +85,7 @@ __launch_bounds__ (SD_SPECKLE_TILE_W * SD_SPECKLE_TILE_H)
 sd_speckle_tile_kernel (const int16_t * disp, int32_t * parent,
     int32_t * size, int width, int height)
 {
+  sd_chain_wait ();
   __shared__ int32_t tile[SD_SPECKLE_TILE_W * SD_SPECKLE_TILE_H];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = blockIdx.x * SD_SPECKLE_TILE_W;
@@ -117,6 +119,7 @@ __global__ void
 sd_speckle_seam_kernel (const int16_t * disp, int32_t * parent, int width,
     int height, int seam_columns, int seam_rows)
 {
+  sd_chain_wait ();
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const int across = seam_columns * height;
   int x, y, step;
@@ -144,6 +147,7 @@ __global__ void
 sd_speckle_count_kernel (const int16_t * disp, int32_t * parent,
     int32_t * size, int n)
 {
+  sd_chain_wait ();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool valid = i < n && disp[i] > 0;
   int32_t r = -1;
@@ -160,6 +164,7 @@ __global__ void
 sd_speckle_remove_kernel (int16_t * disp, uint8_t * conf,
     const int32_t * parent, const int32_t * size, int n, int min_size)
 {
+  sd_chain_wait ();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n || disp[i] <= 0 || size[parent[i]] >= min_size)
     return;
@@ -187,19 +192,22 @@ sd_cuda_remove_speckles (int16_t * disp, uint8_t * conf, void *work,
   const dim3 block (SD_SPECKLE_TILE_W, SD_SPECKLE_TILE_H);
   const dim3 grid (sd_cuda_div_up (width, SD_SPECKLE_TILE_W),
       sd_cuda_div_up (height, SD_SPECKLE_TILE_H));
-  sd_speckle_tile_kernel <<< grid, block, 0, stream >>> (disp, parent, size,
-      width, height);
+  cudaError_t e = sd_cuda_launch_chained (sd_speckle_tile_kernel, grid,
+      block, 0, stream, disp, parent, size, width, height);
   /* the seams between tiles: a tile's last column or row that has a
    * neighbour beyond it */
   const int seam_columns = (width - 1) / SD_SPECKLE_TILE_W;
   const int seam_rows = (height - 1) / SD_SPECKLE_TILE_H;
   const int seams = seam_columns * height + seam_rows * width;
-  if (seams > 0)
-    sd_speckle_seam_kernel <<< sd_cuda_div_up (seams, threads), threads, 0,
-        stream >>> (disp, parent, width, height, seam_columns, seam_rows);
-  sd_speckle_count_kernel <<< blocks, threads, 0, stream >>> (disp, parent,
-      size, n);
-  sd_speckle_remove_kernel <<< blocks, threads, 0, stream >>> (disp, conf,
-      parent, size, n, min_size);
-  return cudaGetLastError ();
+  if (e == cudaSuccess && seams > 0)
+    e = sd_cuda_launch_chained (sd_speckle_seam_kernel,
+        sd_cuda_div_up (seams, threads), threads, 0, stream, disp, parent,
+        width, height, seam_columns, seam_rows);
+  if (e == cudaSuccess)
+    e = sd_cuda_launch_chained (sd_speckle_count_kernel, blocks, threads, 0,
+        stream, disp, parent, size, n);
+  if (e == cudaSuccess)
+    e = sd_cuda_launch_chained (sd_speckle_remove_kernel, blocks, threads, 0,
+        stream, disp, conf, parent, size, n, min_size);
+  return e;
 }
