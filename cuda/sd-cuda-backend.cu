@@ -339,7 +339,6 @@ sd_cuda_pipeline_new (int device_id, SdError * err)
   }
   s->info.sm_count = prop.multiProcessorCount;
   s->info.max_smem_optin = (int) prop.sharedMemPerBlockOptin;
-  s->info.cc_major = prop.major;
   s->info.cooperative = prop.cooperativeLaunch;
   snprintf (s->device_name, sizeof (s->device_name), "%s (sm_%d%d, %d SMs)",
       prop.name, prop.major, prop.minor, prop.multiProcessorCount);

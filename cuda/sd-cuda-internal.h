@@ -23,7 +23,6 @@ typedef struct
 {
   int sm_count;
   int max_smem_optin;           /* bytes a block may ask for */
-  int cc_major;
   int cooperative;              /* cooperative launches */
 } SdCudaDeviceInfo;
 
@@ -71,7 +70,8 @@ typedef struct
   uint8_t *margin;              /* each pixel's margin (sd-confidence.h), or
                                  * NULL when no confidence is asked for */
   uint32_t *right_key;          /* right pixel's min (sum << 8 | k), all ones
-                                 * for none (lr-check only) */
+                                 * for none, set so by the cost volume's
+                                 * kernel (lr-check only) */
   int width, height;
   /* exact bands (NULL: the whole frame): the band's path costs carried
    * across its edges, so that a frame aggregated band by band gets the

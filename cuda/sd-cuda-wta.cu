@@ -189,7 +189,7 @@ sd_cuda_wta (const SdParams * p, const SdCudaSgmBuffers * b,
   a.path_stride = (size_t) b->width * b->height * a.dp;
   a.disp = b->disp;
   a.margin = b->margin;
-  a.right_key = b->right_key;
+  a.right_key = b->right_key;   /* all ones from the cost volume kernel */
   a.width = b->width;
   a.height = b->height;
   a.D = p->num_disparities;
