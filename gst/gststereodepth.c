@@ -40,7 +40,8 @@
  * An input that stops delivering (no frames, no EOS) while the other goes on
  * would stall the pipeline.  After #GstStereoDepth:timeout (by default four
  * frame durations when live; when not live the element waits, as
- * aggregators do, unless the property is set) the element posts a warning
+ * aggregators do, unless the property is set; at most a second for an input
+ * that is not linked, which can never deliver) the element posts a warning
  * naming the silent input and drops the other input's frames, counted in
  * #GstStereoDepth:frames-dropped, so that its upstream keeps flowing.  When
  * the silent input delivers again an info message says so and pairing
@@ -1501,7 +1502,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           "delivers before the element posts a warning naming it and drops "
           "the other input's frames (counted in frames-dropped) until it "
           "delivers again.  -1 (auto): 4 frame durations when live, never "
-          "when not live (it waits, as aggregators do); 0: never",
+          "when not live (it waits, as aggregators do), and at most 1 s for "
+          "an input that is not linked; 0: never",
           -1, G_MAXINT64, DEFAULT_TIMEOUT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));

@@ -9,7 +9,14 @@
  * The silent input's next frame ends it, with an info message.
  *
  * Time is the monotonic clock, not the pipeline clock: a non-live pipeline
- * stalls while prerolling, before it has a clock. */
+ * stalls while prerolling, before it has a clock.
+ *
+ * An input that is not linked can never deliver, so with the auto timeout
+ * it is declared silent after at most a second even when not live (where
+ * a linked input may take as long as it likes): a forgotten sink_right, or
+ * a side-by-side source whose caps do not say so, would otherwise hang the
+ * pipeline without a word.  The second leaves room for a source that links
+ * its pad a little after the other (decodebin's pad-added). */
 #include "gststereodepth.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_stereo_depth_debug);
@@ -17,6 +24,8 @@ GST_DEBUG_CATEGORY_EXTERN (gst_stereo_depth_debug);
 
 /* The live default: frames a camera may skip before it counts as stopped. */
 #define LIVE_TIMEOUT_FRAMES 4
+/* The auto timeout's bound for an input that is not linked, in us. */
+#define UNLINKED_TIMEOUT G_USEC_PER_SEC
 
 static const gchar *const input_names[2] = { "sink_left", "sink_right" };
 
@@ -26,19 +35,13 @@ input_pad (GstStereoDepth * self, guint i)
   return i == GST_STEREO_DEPTH_LEFT ? self->left_pad : self->right_pad;
 }
 
-/* The timeout in us, 0 for never: the property, or for auto 4 frame
- * durations (1 s at an unknown rate) when live and never when not. */
+/* The auto timeout in us, 0 for never: 4 frame durations (1 s at an
+ * unknown rate) when live, never when not. */
 static gint64
-effective_timeout (GstStereoDepth * self)
+auto_timeout (GstStereoDepth * self)
 {
   GstClockTime frame;
-  gint64 timeout;
 
-  GST_OBJECT_LOCK (self);
-  timeout = self->timeout;
-  GST_OBJECT_UNLOCK (self);
-  if (timeout >= 0)
-    return timeout / GST_USECOND;
   if (!GST_CLOCK_TIME_IS_VALID (gst_aggregator_get_latency (GST_AGGREGATOR
               (self))))
     return 0;
@@ -48,6 +51,24 @@ effective_timeout (GstStereoDepth * self)
   if (!GST_CLOCK_TIME_IS_VALID (frame))
     return G_USEC_PER_SEC;
   return LIVE_TIMEOUT_FRAMES * (gint64) (frame / GST_USECOND);
+}
+
+/* An input's timeout in us, 0 for never: the property, or auto, at most
+ * UNLINKED_TIMEOUT while the input is not linked. */
+static gint64
+effective_timeout (GstStereoDepth * self, gboolean linked)
+{
+  gint64 timeout;
+
+  GST_OBJECT_LOCK (self);
+  timeout = self->timeout;
+  GST_OBJECT_UNLOCK (self);
+  if (timeout >= 0)
+    return timeout / GST_USECOND;
+  timeout = auto_timeout (self);
+  if (!linked && (timeout == 0 || timeout > UNLINKED_TIMEOUT))
+    timeout = UNLINKED_TIMEOUT;
+  return timeout;
 }
 
 /* Drops what input other has queued (aggregate() is not running: it holds
@@ -87,26 +108,30 @@ watch_thread (gpointer data)
 
   g_mutex_lock (&w->lock);
   while (w->running) {
-    gint64 timeout, now, deadline = G_MAXINT64;
+    gint64 timeout[2], now, deadline = G_MAXINT64;
+    gboolean linked[2];
     WatchAction action = WATCH_NOTHING;
     guint i, silent = 0, other;
 
-    /* the aggregator's locks are never taken under ours, so the timeout is
-     * read unlocked; a setting that changes meanwhile sets recheck, and the
-     * thread goes round again rather than sleeping on a stale timeout */
+    /* the aggregator's and the pads' locks are never taken under ours, so
+     * the timeouts are read unlocked; a setting that changes meanwhile sets
+     * recheck, and the thread goes round again rather than sleeping on a
+     * stale timeout (a pad linked meanwhile is seen at its first frame) */
     w->recheck = FALSE;
     g_mutex_unlock (&w->lock);
-    timeout = effective_timeout (self);
+    for (i = 0; i < 2; i++) {
+      linked[i] = gst_pad_is_linked (GST_PAD (input_pad (self, i)));
+      timeout[i] = effective_timeout (self, linked[i]);
+    }
     g_mutex_lock (&w->lock);
     if (!w->running)
       break;
 
     now = g_get_monotonic_time ();
-    for (i = 0; timeout > 0 && !w->single_input && i < 2
-        && action == WATCH_NOTHING; i++) {
+    for (i = 0; !w->single_input && i < 2 && action == WATCH_NOTHING; i++) {
       other = 1 - i;
       silent = i;
-      if (w->ended[i])
+      if (w->ended[i] || timeout[i] == 0)
         continue;
       if (w->silent[i]) {
         /* nothing more can pair once the other input has ended too */
@@ -114,10 +139,10 @@ watch_thread (gpointer data)
           action = WATCH_END;
       } else if (w->arrival[other] > w->arrival[i]) {
         /* the other input delivered (a frame or EOS) since i's last frame */
-        if (now >= w->arrival[i] + timeout)
+        if (now >= w->arrival[i] + timeout[i])
           action = WATCH_DECLARE;
         else
-          deadline = MIN (deadline, w->arrival[i] + timeout);
+          deadline = MIN (deadline, w->arrival[i] + timeout[i]);
       }
     }
 
@@ -129,12 +154,16 @@ watch_thread (gpointer data)
       w->dropped[other] = 0;
       g_mutex_unlock (&w->lock);
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
-          ("%s has delivered no frame for %.2f s while %s delivered; the "
+          ("%s has delivered no frame for %.2f s while %s delivered%s; the "
               "frames of %s are dropped (and counted in frames-dropped) "
               "until %s delivers again.", input_names[silent],
               quiet / (double) G_USEC_PER_SEC, input_names[other],
-              input_names[other], input_names[silent]),
-          ("timeout %" G_GINT64_FORMAT " us", timeout));
+              linked[silent] ? "" : silent == GST_STEREO_DEPTH_RIGHT ?
+              ": it is not linked (link it, or set input-layout=side-by-side "
+              "or top-bottom when sink_left's frames hold both views)" :
+              ": it is not linked", input_names[other],
+              input_names[silent]),
+          ("timeout %" G_GINT64_FORMAT " us", timeout[silent]));
       /* frames queued before the silence; in a pipeline that is not live
        * the other input's upstream waits for room in its pad.  The frame
        * it was waiting with is queued next (it passed the probe before the

@@ -65,9 +65,10 @@ static GstStaticPadTemplate harness_src = GST_STATIC_PAD_TEMPLATE ("src",
 static GstStaticPadTemplate harness_sink = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
 
+/* properties: NULL, or the name/value pairs after first_property. */
 static void
-pair_init (SdCheckPair * pair, gboolean live, const gchar * first_property,
-    va_list properties)
+pair_init (SdCheckPair * pair, gboolean live, gboolean link_right,
+    const gchar * first_property, va_list * properties)
 {
   pair->element = gst_element_factory_make ("stereodepth", NULL);
   fail_unless (pair->element != NULL, "stereodepth is not in the registry; "
@@ -76,7 +77,7 @@ pair_init (SdCheckPair * pair, gboolean live, const gchar * first_property,
       "num-disparities", SD_CHECK_DISPARITIES, NULL);
   if (first_property)
     g_object_set_valist (G_OBJECT (pair->element), first_property,
-        properties);
+        *properties);
   pair->bus = gst_bus_new ();
   gst_element_set_bus (pair->element, pair->bus);
   /* liveness is set before the harness starts the element: answered the
@@ -87,8 +88,8 @@ pair_init (SdCheckPair * pair, gboolean live, const gchar * first_property,
   gst_harness_set_live (pair->right, live);
   gst_harness_add_element_full (pair->left, pair->element, &harness_src,
       "sink_left", &harness_sink, "src");
-  gst_harness_add_element_full (pair->right, pair->element, &harness_src,
-      "sink_right", &harness_sink, NULL);
+  if (link_right)
+    sd_check_pair_link_right (pair);
   /* Without live sources the aggregator queues one buffer per pad unless
    * its latency allows more; the tests push one input ahead of the other
    * from one thread, as two real source threads would, so allow more. */
@@ -104,7 +105,7 @@ sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
   va_list properties;
 
   va_start (properties, first_property);
-  pair_init (pair, live, first_property, properties);
+  pair_init (pair, live, TRUE, first_property, &properties);
   va_end (properties);
 }
 
@@ -112,6 +113,19 @@ void
 sd_check_pair_init (SdCheckPair * pair, gboolean live)
 {
   sd_check_pair_init_with (pair, live, NULL, NULL);
+}
+
+void
+sd_check_pair_init_unlinked_right (SdCheckPair * pair, gboolean live)
+{
+  pair_init (pair, live, FALSE, NULL, NULL);
+}
+
+void
+sd_check_pair_link_right (SdCheckPair * pair)
+{
+  gst_harness_add_element_full (pair->right, pair->element, &harness_src,
+      "sink_right", &harness_sink, NULL);
 }
 
 void

@@ -42,6 +42,10 @@ void sd_check_pair_init (SdCheckPair * pair, gboolean live);
  * pairs as g_object_set takes them. */
 void sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
     const gchar * first_property, ...) G_GNUC_NULL_TERMINATED;
+/* The same as sd_check_pair_init, with sink_right not linked: right is
+ * an empty harness until sd_check_pair_link_right links it. */
+void sd_check_pair_init_unlinked_right (SdCheckPair * pair, gboolean live);
+void sd_check_pair_link_right (SdCheckPair * pair);
 void sd_check_pair_clear (SdCheckPair * pair);
 /* Waits (10 s at most) for an error message on bus and returns its GError
  * (g_error_free it); fails the test when none comes. */

@@ -230,6 +230,68 @@ GST_START_TEST (test_ends)
 
 GST_END_TEST;
 
+/* Not live, timeout at its default, sink_right never linked: it can never
+ * deliver, so after a second the element says so (rather than waiting
+ * forever without a word), drops the left frames and ends with the left
+ * input. */
+GST_START_TEST (test_not_live_unlinked)
+{
+  SdCheckPair p;
+  gint64 begin = g_get_monotonic_time ();
+  GstEvent *event;
+  gboolean eos = FALSE;
+  gchar *text;
+
+  sd_check_pair_init_unlinked_right (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  push (p.left, sd_check_scene.left, 0);
+  text = wait_text (&p, GST_MESSAGE_WARNING, 5 * GST_SECOND);
+  fail_unless (text != NULL, "no warning");
+  fail_unless (g_str_has_prefix (text, "sink_right has delivered no frame")
+      && strstr (text, "it is not linked") != NULL, "warning: %s", text);
+  g_free (text);
+  fail_unless (g_get_monotonic_time () - begin >= G_USEC_PER_SEC);
+  wait_dropped (&p, 1);
+  push (p.left, sd_check_scene.left, FRAME);
+  wait_dropped (&p, 2);
+  fail_unless (gst_harness_push_event (p.left, gst_event_new_eos ()));
+  while (!eos && (event = gst_harness_pull_event (p.left))) {
+    eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+    gst_event_unref (event);
+  }
+  fail_unless (eos);
+  fail_unless_equals_int (gst_harness_buffers_received (p.left), 0);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Not live, sink_right linked a moment after the left input's first frame
+ * (as decodebin's pad-added does): the pair forms, and no warning comes,
+ * not even after the second an unlinked input is given. */
+GST_START_TEST (test_not_live_linked_late)
+{
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  gint64 begin = g_get_monotonic_time ();
+
+  sd_check_pair_init_unlinked_right (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  push (p.left, sd_check_scene.left, 0);
+  g_usleep (100 * 1000);
+  sd_check_pair_link_right (&p);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  push (p.right, sd_check_scene.right, 0);
+  sd_check_expect_output (&p, 0, ref);
+  g_usleep (MAX (0, begin + 3 * G_USEC_PER_SEC / 2 - g_get_monotonic_time ()));
+  expect_no_warning (&p);
+  fail_unless_equals_uint64 (frames_dropped (&p), 0);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
 static Suite *
 starvation_suite (void)
 {
@@ -243,6 +305,8 @@ starvation_suite (void)
   tcase_add_test (tc, test_live_default);
   tcase_add_test (tc, test_live_never);
   tcase_add_test (tc, test_ends);
+  tcase_add_test (tc, test_not_live_unlinked);
+  tcase_add_test (tc, test_not_live_linked_late);
   return s;
 }
 
