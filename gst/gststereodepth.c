@@ -328,9 +328,12 @@ gst_stereo_depth_set_param (GstStereoDepth * self, const SdParamDesc * d,
   }
   GST_OBJECT_UNLOCK (self);
 
+  /* a g_warning, as GObject gives a value outside a property's range: a
+   * debug-log line alone left users of gst-launch-1.0 with a setting
+   * silently not taken (p1 before p2 when raising both) */
   if (!valid)
-    GST_WARNING_OBJECT (self, "refusing the new %s: %s; the property keeps "
-        "its value", d->name, msg);
+    g_warning ("%s: refusing the new %s: %s; the property keeps its value",
+        GST_OBJECT_NAME (self), d->name, msg);
 }
 
 static void

@@ -543,8 +543,10 @@ GST_START_TEST (test_properties_while_playing)
   push_right (&p, GST_VIDEO_FORMAT_GRAY8, FRAME);
   sd_check_expect_output (&p, FRAME, ref2);
 
-  /* p1 above p2 is refused, and so is an even rank window */
-  g_object_set (p.element, "p1", params.p2 + 1, "rank-window", 6, NULL);
+  /* p1 above p2 is refused, and so is an even rank window, each with a
+   * warning */
+  ASSERT_WARNING (g_object_set (p.element, "p1", params.p2 + 1, NULL));
+  ASSERT_WARNING (g_object_set (p.element, "rank-window", 6, NULL));
   g_object_get (p.element, "p1", &p1, NULL);
   fail_unless_equals_int (p1, params.p1);
   g_object_get (p.element, "rank-window", &p1, NULL);
