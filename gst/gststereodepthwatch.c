@@ -1,8 +1,13 @@
 /* The starvation watch of stereodepth (see gststereodepthwatch.h).
  *
- * A buffer probe on each sink pad stamps the arrival of every frame; a
- * thread sleeps until the moment an input would have been silent for the
- * timeout while the other delivered.  Then it posts a warning naming the
+ * A buffer probe on each sink pad stamps the arrival of every frame, and
+ * the pads' buffer-consumed signal the moment the aggregator takes one out;
+ * a thread sleeps until the moment an input would have been silent for the
+ * timeout while the other delivered.  Silent means no frame waiting in its
+ * pad and none arrived or taken out since: an input whose frame waits
+ * starves nobody, however long the pair takes to compute (the CPU backend
+ * takes longer than four frames of a live camera at large sizes) or however
+ * far it is ahead of the other.  Then it posts a warning naming the
  * silent input and drops the frames the other input has waiting; from then
  * on that input's probe drops its frames as they come (they could never be
  * paired), so its upstream keeps flowing, and both count in frames-dropped.
@@ -108,19 +113,21 @@ watch_thread (gpointer data)
 
   g_mutex_lock (&w->lock);
   while (w->running) {
-    gint64 timeout[2], now, deadline = G_MAXINT64;
-    gboolean linked[2];
+    gint64 timeout[2], since[2], now, deadline = G_MAXINT64;
+    gboolean linked[2], waiting[2];
     WatchAction action = WATCH_NOTHING;
     guint i, silent = 0, other;
 
     /* the aggregator's and the pads' locks are never taken under ours, so
      * the timeouts are read unlocked; a setting that changes meanwhile sets
      * recheck, and the thread goes round again rather than sleeping on a
-     * stale timeout (a pad linked meanwhile is seen at its first frame) */
+     * stale timeout or a frame taken out meanwhile (a pad linked
+     * meanwhile is seen at its first frame) */
     w->recheck = FALSE;
     g_mutex_unlock (&w->lock);
     for (i = 0; i < 2; i++) {
       linked[i] = gst_pad_is_linked (GST_PAD (input_pad (self, i)));
+      waiting[i] = gst_aggregator_pad_has_buffer (input_pad (self, i));
       timeout[i] = effective_timeout (self, linked[i]);
     }
     g_mutex_lock (&w->lock);
@@ -128,6 +135,8 @@ watch_thread (gpointer data)
       break;
 
     now = g_get_monotonic_time ();
+    for (i = 0; i < 2; i++)
+      since[i] = MAX (w->arrival[i], w->consumed[i]);
     for (i = 0; !w->single_input && i < 2 && action == WATCH_NOTHING; i++) {
       other = 1 - i;
       silent = i;
@@ -137,18 +146,19 @@ watch_thread (gpointer data)
         /* nothing more can pair once the other input has ended too */
         if (w->ended[other])
           action = WATCH_END;
-      } else if (w->arrival[other] > w->arrival[i]) {
-        /* the other input delivered (a frame or EOS) since i's last frame */
-        if (now >= w->arrival[i] + timeout[i])
+      } else if (!waiting[i] && w->arrival[other] > since[i]) {
+        /* the other input delivered (a frame or EOS) since i's last frame
+         * arrived or was taken; a frame taken out wakes the thread */
+        if (now >= since[i] + timeout[i])
           action = WATCH_DECLARE;
         else
-          deadline = MIN (deadline, w->arrival[i] + timeout[i]);
+          deadline = MIN (deadline, since[i] + timeout[i]);
       }
     }
 
     other = 1 - silent;
     if (action == WATCH_DECLARE) {
-      gint64 quiet = now - w->arrival[silent];
+      gint64 quiet = now - since[silent];
 
       w->silent[silent] = TRUE;
       w->dropped[other] = 0;
@@ -261,6 +271,26 @@ watch_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return drop ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
 }
 
+/* The aggregator took a frame of pad out of its queue (under the pad's
+ * lock, which the thread never takes under ours): its input may deliver
+ * the next one from now on. */
+static void
+watch_consumed (GstAggregatorPad * pad, G_GNUC_UNUSED GstBuffer * buffer,
+    gpointer user_data)
+{
+  GstStereoDepth *self = user_data;
+  GstStereoDepthWatch *w = &self->watch;
+  guint i = pad == self->left_pad ? GST_STEREO_DEPTH_LEFT :
+      GST_STEREO_DEPTH_RIGHT;
+
+  g_mutex_lock (&w->lock);
+  w->consumed[i] = g_get_monotonic_time ();
+  /* the thread may have read the pad as waiting just before */
+  w->recheck = TRUE;
+  g_cond_signal (&w->cond);
+  g_mutex_unlock (&w->lock);
+}
+
 void
 gst_stereo_depth_watch_init (GstStereoDepth * self)
 {
@@ -269,11 +299,16 @@ gst_stereo_depth_watch_init (GstStereoDepth * self)
   g_mutex_init (&self->watch.lock);
   g_cond_init (&self->watch.cond);
   self->watch.frame_duration = GST_CLOCK_TIME_NONE;
-  for (i = 0; i < 2; i++)
-    gst_pad_add_probe (GST_PAD (input_pad (self, i)),
+  for (i = 0; i < 2; i++) {
+    GstAggregatorPad *pad = input_pad (self, i);
+
+    gst_pad_add_probe (GST_PAD (pad),
         GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST |
-        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
-        watch_probe, self, NULL);
+        GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, watch_probe, self, NULL);
+    g_object_set (pad, "emit-signals", TRUE, NULL);
+    g_signal_connect (pad, "buffer-consumed", G_CALLBACK (watch_consumed),
+        self);
+  }
 }
 
 void
@@ -292,6 +327,7 @@ gst_stereo_depth_watch_restart (GstStereoDepth * self)
   g_mutex_lock (&w->lock);
   for (i = 0; i < 2; i++) {
     w->arrival[i] = g_get_monotonic_time ();
+    w->consumed[i] = 0;
     w->silent[i] = FALSE;
     w->ended[i] = FALSE;
     w->dropped[i] = 0;

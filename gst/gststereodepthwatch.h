@@ -23,6 +23,7 @@ typedef struct
   gboolean idle;                /* the thread sleeps without a deadline */
   gboolean recheck;             /* a setting changed since the thread read it */
   gint64 arrival[2];            /* monotonic time (us) of each input's last frame */
+  gint64 consumed[2];           /* ... of the last frame the aggregator took out */
   gboolean silent[2];           /* declared silent, not back yet */
   gboolean ended[2];            /* EOS entered the pad (and no flush since) */
   guint64 dropped[2];           /* frames of input i dropped while the other was silent */

@@ -92,6 +92,15 @@ wait_dropped (SdCheckPair * p, guint64 n)
   fail_unless_equals_uint64 (frames_dropped (p), n);
 }
 
+static void
+pull_output (SdCheckPair * p)
+{
+  GstBuffer *buf = gst_harness_pull (p->left);
+
+  fail_unless (buf != NULL, "no output");
+  gst_buffer_unref (buf);
+}
+
 static guint16 *
 reference (void)
 {
@@ -230,6 +239,82 @@ GST_START_TEST (test_ends)
 
 GST_END_TEST;
 
+/* Not live, the timeout set: the right input is far ahead, so the left
+ * one's older frame is dropped, and the right frame waits for its partner.
+ * The right input starves nobody with a frame waiting, however long that
+ * takes: no warning, and the pair forms when the left input catches up. */
+GST_START_TEST (test_ahead_is_not_silent)
+{
+  guint16 *ref = reference ();
+  SdCheckPair p;
+
+  start (&p, FALSE, TIMEOUT);
+  push (p.right, sd_check_scene.right, 10 * FRAME);
+  push (p.left, sd_check_scene.left, 0);
+  wait_dropped (&p, 1);
+  g_usleep (4 * TIMEOUT / GST_USECOND);
+  expect_no_warning (&p);
+  push (p.left, sd_check_scene.left, 10 * FRAME);
+  sd_check_expect_output (&p, 10 * FRAME, ref);
+  expect_no_warning (&p);
+  fail_unless_equals_uint64 (frames_dropped (&p), 1);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* Not live, the timeout a quarter of the time one pair of 320x240 frames
+ * takes (measured on the first pair, so that it holds on a slow machine and
+ * under valgrind): both inputs deliver the next pairs at once, so while the
+ * last ones are computed the inputs deliver nothing for longer than the
+ * timeout.  Their frames wait in the pads, so nobody is silent: every pair
+ * comes out and no warning is posted. */
+GST_START_TEST (test_slow_pairs_are_not_silence)
+{
+  const gint w = 320, h = 240, n = 4;
+  guint8 *image = g_malloc (w * h);
+  GstBuffer *frames[2 * 4];
+  SdCheckPair p;
+  gint64 begin, pair_us;
+  gint i;
+
+  for (i = 0; i < w * h; i++)
+    image[i] = (i * 7 + i / w * 13) & 0xff;
+  for (i = 0; i < 2 * n; i++)
+    frames[i] = sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, image, w, h,
+        i / 2 * FRAME);
+  sd_check_pair_init (&p, FALSE);
+  sd_check_set_caps (p.left, "GRAY8", w, h);
+  sd_check_set_caps (p.right, "GRAY8", w, h);
+
+  fail_unless_equals_int (gst_harness_push (p.left, frames[0]), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (p.right, frames[1]), GST_FLOW_OK);
+  pull_output (&p);
+  begin = g_get_monotonic_time ();
+  fail_unless_equals_int (gst_harness_push (p.left, frames[2]), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (p.right, frames[3]), GST_FLOW_OK);
+  pull_output (&p);
+  pair_us = g_get_monotonic_time () - begin;
+
+  g_object_set (p.element, "timeout", pair_us / 4 * GST_USECOND, NULL);
+  for (i = 4; i < 2 * n; i += 2) {
+    fail_unless_equals_int (gst_harness_push (p.left, frames[i]),
+        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (p.right, frames[i + 1]),
+        GST_FLOW_OK);
+  }
+  for (i = 2; i < n; i++)
+    pull_output (&p);
+  g_usleep (pair_us);
+  expect_no_warning (&p);
+  fail_unless_equals_uint64 (frames_dropped (&p), 0);
+  sd_check_pair_clear (&p);
+  g_free (image);
+}
+
+GST_END_TEST;
+
 /* Not live, timeout at its default, sink_right never linked: it can never
  * deliver, so after a second the element says so (rather than waiting
  * forever without a word), drops the left frames and ends with the left
@@ -305,6 +390,8 @@ starvation_suite (void)
   tcase_add_test (tc, test_live_default);
   tcase_add_test (tc, test_live_never);
   tcase_add_test (tc, test_ends);
+  tcase_add_test (tc, test_ahead_is_not_silent);
+  tcase_add_test (tc, test_slow_pairs_are_not_silence);
   tcase_add_test (tc, test_not_live_unlinked);
   tcase_add_test (tc, test_not_live_linked_late);
   return s;
