@@ -209,6 +209,7 @@ enum
   PROP_STATISTICS,
   PROP_FRAMES_PROCESSED,
   PROP_FRAMES_DROPPED,
+  PROP_PAIRS_LATE,
   PROP_MEAN_PROCESS_TIME,
   PROP_PARAM_FIRST,
 };
@@ -437,6 +438,9 @@ gst_stereo_depth_get_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_DROPPED:
       g_value_set_uint64 (value, self->frames_dropped);
+      break;
+    case PROP_PAIRS_LATE:
+      g_value_set_uint64 (value, self->pairs_late);
       break;
     case PROP_MEAN_PROCESS_TIME:
       g_value_set_uint64 (value, self->frames_processed ?
@@ -726,6 +730,7 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   self->frames_processed++;
   self->process_time_total += elapsed;
   GST_OBJECT_UNLOCK (self);
+  gst_stereo_depth_pace_note (self, elapsed);
   GST_LOG_OBJECT (self, "pair %" GST_TIME_FORMAT " processed, %"
       GST_TIME_FORMAT " in the engine", GST_TIME_ARGS (GST_BUFFER_PTS
           (pending.out)), GST_TIME_ARGS (elapsed));
@@ -1017,12 +1022,14 @@ static GstFlowReturn
 gst_stereo_depth_aggregate_packed (GstStereoDepth * self, gboolean timeout)
 {
   GstBuffer *frame = gst_aggregator_pad_peek_buffer (self->left_pad);
+  GstClockTime t;
   GstFlowReturn ret;
 
   if (!frame)
     return gst_stereo_depth_incomplete (self, timeout);
-  ret = gst_stereo_depth_process_pair (self, frame, frame,
-      gst_stereo_depth_running_time (self->left_pad, frame));
+  t = gst_stereo_depth_running_time (self->left_pad, frame);
+  ret = gst_stereo_depth_pace_late (self, self->left_pad, frame, t) ?
+      GST_FLOW_OK : gst_stereo_depth_process_pair (self, frame, frame, t);
   gst_buffer_unref (frame);
   gst_aggregator_pad_drop_buffer (self->left_pad);
   return ret;
@@ -1055,7 +1062,8 @@ gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
     /* a frame without a timestamp pairs in arrival order */
     if (!GST_CLOCK_TIME_IS_VALID (tl) || !GST_CLOCK_TIME_IS_VALID (tr)
         || (tl > tr ? tl - tr : tr - tl) <= tolerance) {
-      ret = gst_stereo_depth_process_pair (self, left, right, tl);
+      ret = gst_stereo_depth_pace_late (self, self->left_pad, left, tl) ?
+          GST_FLOW_OK : gst_stereo_depth_process_pair (self, left, right, tl);
       gst_buffer_unref (left);
       gst_buffer_unref (right);
       gst_aggregator_pad_drop_buffer (self->left_pad);
@@ -1131,7 +1139,7 @@ gst_stereo_depth_set_left_info (GstStereoDepth * self,
   gst_stereo_depth_watch_set_frame_duration (self, frame ? frame :
       GST_CLOCK_TIME_NONE);
   frame *= in_flight == 2 ? 2 : 1;
-  gst_aggregator_set_latency (agg, frame, frame);
+  gst_stereo_depth_pace_set_pairing (self, frame);
 
   self->left_info = *info;
   gst_pad_mark_reconfigure (agg->srcpad);
@@ -1400,8 +1408,10 @@ gst_stereo_depth_start (GstAggregator * agg)
   GST_OBJECT_LOCK (self);
   self->frames_processed = 0;
   self->frames_dropped = 0;
+  self->pairs_late = 0;
   self->process_time_total = 0;
   GST_OBJECT_UNLOCK (self);
+  gst_stereo_depth_pace_reset (self);
   if (!gst_stereo_depth_calib_load (self))
     return FALSE;
   gst_stereo_depth_watch_start (self);
@@ -1565,6 +1575,13 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
       g_param_spec_uint64 ("frames-dropped", "Frames dropped",
           "Input frames dropped without a partner since the element started",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_PAIRS_LATE,
+      g_param_spec_uint64 ("pairs-late", "Pairs late",
+          "Pairs skipped since the element started because, with live "
+          "sources, their disparity could no longer be ready by their "
+          "deadline (the backend is slower than the cameras); each also "
+          "posts a QoS message", 0, G_MAXUINT64, 0,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_MEAN_PROCESS_TIME,
       g_param_spec_uint64 ("mean-process-time", "Mean process time",
           "Mean time (ns) the streaming thread spent in the engine per pair "

@@ -9,6 +9,7 @@
 #include "sd-engine.h"
 #include "gststereodepthconfidence.h"
 #include "gststereodepthwatch.h"
+#include "gststereodepthpace.h"
 #include "gststereodepthviews.h"
 
 G_BEGIN_DECLS
@@ -85,6 +86,7 @@ struct _GstStereoDepth
    * so that the frames aggregate() peeks at stay in their pads. */
   GMutex aggregate_lock;
   GstStereoDepthWatch watch;
+  GstStereoDepthPace pace;
 
   /* Protected by the object lock: written by the application thread
    * (properties, pad requests) and by the streaming thread (statistics). */
@@ -102,6 +104,7 @@ struct _GstStereoDepth
   gboolean statistics;          /* post a message per output frame */
   guint64 frames_processed;
   guint64 frames_dropped;
+  guint64 pairs_late;           /* skipped, live, for being late */
   GstClockTime process_time_total;
 };
 

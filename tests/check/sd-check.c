@@ -137,6 +137,15 @@ sd_check_pair_clear (SdCheckPair * pair)
   gst_object_unref (pair->bus);
 }
 
+guint64
+sd_check_get_u64 (GstElement * element, const gchar * name)
+{
+  guint64 v;
+
+  g_object_get (element, name, &v, NULL);
+  return v;
+}
+
 GError *
 sd_check_wait_error (GstBus * bus)
 {

@@ -47,6 +47,8 @@ void sd_check_pair_init_with (SdCheckPair * pair, gboolean live,
 void sd_check_pair_init_unlinked_right (SdCheckPair * pair, gboolean live);
 void sd_check_pair_link_right (SdCheckPair * pair);
 void sd_check_pair_clear (SdCheckPair * pair);
+/* A uint64 property of element (frames-processed, frames-dropped, ...). */
+guint64 sd_check_get_u64 (GstElement * element, const gchar * name);
 /* Waits (10 s at most) for an error message on bus and returns its GError
  * (g_error_free it); fails the test when none comes. */
 GError *sd_check_wait_error (GstBus * bus);

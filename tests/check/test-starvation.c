@@ -25,10 +25,7 @@ push (GstHarness * h, const guint8 * gray, GstClockTime pts)
 static guint64
 frames_dropped (SdCheckPair * p)
 {
-  guint64 v;
-
-  g_object_get (p->element, "frames-dropped", &v, NULL);
-  return v;
+  return sd_check_get_u64 (p->element, "frames-dropped");
 }
 
 static void

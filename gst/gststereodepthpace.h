@@ -1,0 +1,51 @@
+/* Live pacing of stereodepth.  With live sources each output is due one
+ * pipeline latency after its pair's running time.  The latency the element
+ * reports covers the pairing of the two inputs and, once pairs have been
+ * computed, the time a pair takes; a pair that can no longer be computed by
+ * its deadline is skipped (counted in pairs-late, with a QoS message) rather
+ * than computed late.  So a backend slower than the cameras (the CPU at
+ * large sizes) shows the newest pairs on time, at the rate it manages,
+ * instead of every pair later and later until the sink drops them all.
+ * Without live sources nothing changes: every pair is computed. */
+#ifndef __GST_STEREO_DEPTH_PACE_H__
+#define __GST_STEREO_DEPTH_PACE_H__
+
+#include <gst/base/gstaggregator.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstStereoDepth GstStereoDepth;
+
+/* Pairs whose compute times the reported latency covers. */
+#define GST_STEREO_DEPTH_PACE_WINDOW 16
+
+/* Touched by the streaming thread only (aggregate() and the serialized
+ * events); the count of late pairs is the element's, under its lock. */
+typedef struct
+{
+  GstClockTime pairing;         /* latency for pairing the inputs */
+  GstClockTime compute;         /* latency reported for computing a pair */
+  GstClockTime recent[GST_STEREO_DEPTH_PACE_WINDOW];    /* compute times */
+  guint n_recent;
+  guint next;                   /* where the next compute time goes */
+} GstStereoDepthPace;
+
+/* From start: no compute time known, latency as for pairing alone. */
+void gst_stereo_depth_pace_reset (GstStereoDepth * self);
+/* The latency the pairing needs (new caps, pairs in flight): reported with
+ * the compute allowance on top. */
+void gst_stereo_depth_pace_set_pairing (GstStereoDepth * self,
+    GstClockTime pairing);
+/* A pair took elapsed in the engine.  When live, the compute allowance
+ * follows the slowest of the recent pairs (a quarter on top, whole
+ * milliseconds): raised at once, lowered once it is less than half. */
+void gst_stereo_depth_pace_note (GstStereoDepth * self, GstClockTime elapsed);
+/* Whether the pair at running_time (its left frame buf, of pad) can no
+ * longer be computed by its deadline when live; such a pair is counted in
+ * pairs-late and a QoS message says so.  The caller drops its frames. */
+gboolean gst_stereo_depth_pace_late (GstStereoDepth * self,
+    GstAggregatorPad * pad, GstBuffer * buf, GstClockTime running_time);
+
+G_END_DECLS
+
+#endif

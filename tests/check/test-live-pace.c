@@ -1,0 +1,138 @@
+/* stereodepth with live cameras and a backend slower than they are: two
+ * live 30/1 sources, 320x240 with 64 disparities on the plain reference
+ * backend (220 ms a pair on the 2-core CI machine, slower than 33 ms on any
+ * CPU), into a sink that drops what comes more than 20 ms late, as video
+ * sinks do.  The element must report the time a pair takes in its latency
+ * and skip the pairs it cannot finish in time, so that what it computes
+ * reaches the sink on time: before it did, the sink dropped nearly all of
+ * them as late (88 of 90 at 640x480 on the CPU backend).  Runs for a few
+ * seconds of real time, so it stays out of the valgrind run. */
+#include "sd-check.h"
+
+#define RUN_SECONDS 4
+
+static const gchar *const pipeline_text =
+    "stereodepth name=sd backend=reference num-disparities=64 "
+    "! fakesink name=out sync=true qos=true max-lateness=20000000 "
+    "videotestsrc is-live=true pattern=ball "
+    "! video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 "
+    "! queue ! sd.sink_left "
+    "videotestsrc is-live=true pattern=ball "
+    "! video/x-raw,format=GRAY8,width=320,height=240,framerate=30/1 "
+    "! queue ! sd.sink_right";
+
+static guint64
+sink_stat (GstElement * sink, const gchar * name)
+{
+  GstStructure *stats;
+  guint64 v = 0;
+
+  g_object_get (sink, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint64 (stats, name, &v));
+  gst_structure_free (stats);
+  return v;
+}
+
+/* Pops messages until EOS (or until the deadline when eos is FALSE), as an
+ * application's bus handler does: latency changes are redistributed, and a
+ * warning or an error fails the test. */
+static void
+run_bus (GstElement * pipeline, gint64 until, gboolean eos)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+
+  for (;;) {
+    gint64 left = until - g_get_monotonic_time ();
+    GstMessage *msg;
+
+    if (left <= 0) {
+      fail_if (eos, "no EOS");
+      break;
+    }
+    msg = gst_bus_timed_pop (bus, left * GST_USECOND);
+    if (!msg)
+      continue;
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_LATENCY:
+        gst_bin_recalculate_latency (GST_BIN (pipeline));
+        break;
+      case GST_MESSAGE_WARNING:
+      case GST_MESSAGE_ERROR:{
+        GError *err = NULL;
+
+        if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+          gst_message_parse_warning (msg, &err, NULL);
+        else
+          gst_message_parse_error (msg, &err, NULL);
+        fail ("%s from %s: %s", GST_MESSAGE_TYPE_NAME (msg),
+            GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message);
+        break;
+      }
+      default:
+        break;
+    }
+    if (eos && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      gst_message_unref (msg);
+      break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+}
+
+GST_START_TEST (test_slow_backend_live)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch (pipeline_text, &err);
+  GstElement *sd, *sink;
+  guint64 processed, late, rendered, dropped;
+
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "no pipeline");
+  sd = gst_bin_get_by_name (GST_BIN (pipeline), "sd");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  run_bus (pipeline, g_get_monotonic_time () + RUN_SECONDS * G_USEC_PER_SEC,
+      FALSE);
+  gst_element_send_event (pipeline, gst_event_new_eos ());
+  run_bus (pipeline, g_get_monotonic_time () + 60 * G_USEC_PER_SEC, TRUE);
+
+  processed = sd_check_get_u64 (sd, "frames-processed");
+  late = sd_check_get_u64 (sd, "pairs-late");
+  rendered = sink_stat (sink, "rendered");
+  dropped = sink_stat (sink, "dropped");
+  GST_INFO ("%" G_GUINT64_FORMAT " pairs computed, %" G_GUINT64_FORMAT
+      " late; the sink rendered %" G_GUINT64_FORMAT ", dropped %"
+      G_GUINT64_FORMAT, processed, late, rendered, dropped);
+  /* the pairs the backend could not finish in time were skipped */
+  fail_unless (late > 0, "no pair was late");
+  fail_unless (processed >= 2, "%" G_GUINT64_FORMAT " pairs computed",
+      processed);
+  /* what was computed reached the sink on time, but for the first pairs,
+   * computed before the element knew how long a pair takes */
+  fail_unless (dropped <= 2, "the sink dropped %" G_GUINT64_FORMAT " of %"
+      G_GUINT64_FORMAT " outputs as late", dropped, processed);
+  fail_unless_equals_uint64 (rendered + dropped, processed);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (sd);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+live_pace_suite (void)
+{
+  Suite *s = suite_create ("live-pace");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_slow_backend_live);
+  return s;
+}
+
+GST_CHECK_MAIN (live_pace);
