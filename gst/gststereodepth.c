@@ -513,6 +513,7 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
     }
     self->engine_backend = backend;
     self->engine_device = device;
+    gst_stereo_depth_pace_new_engine (self);
     if (backend == GST_STEREO_DEPTH_BACKEND_AUTO)
       GST_INFO_OBJECT (self, "backend=auto chose the %s backend%s",
           sd_engine_backend_name (self->engine),
@@ -1659,5 +1660,6 @@ gst_stereo_depth_init (GstStereoDepth * self)
   self->left_pad = gst_stereo_depth_add_sink_pad (self, &sink_left_template);
   self->right_pad = gst_stereo_depth_add_sink_pad (self, &sink_right_template);
   gst_stereo_depth_watch_init (self);
+  gst_stereo_depth_pace_init (self);
   gst_stereo_depth_confidence_init (self);
 }

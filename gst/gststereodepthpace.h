@@ -16,18 +16,28 @@ G_BEGIN_DECLS
 
 typedef struct _GstStereoDepth GstStereoDepth;
 
-/* Pairs whose compute times the reported latency covers. */
-#define GST_STEREO_DEPTH_PACE_WINDOW 16
+/* Pairs whose compute times the reported latency covers: about 2 s at
+ * 30/1.  With 16, the occasional 11 ms pair among 3 to 4 ms ones (CUDA at
+ * 1080p) left the window and came back every second or so, and the latency
+ * went down and up again with it, ten LATENCY messages in 5 s. */
+#define GST_STEREO_DEPTH_PACE_WINDOW 64
 
 /* Touched by the streaming thread only (aggregate() and the serialized
- * events); the count of late pairs is the element's, under its lock. */
+ * events) but where said; the count of late pairs is the element's, under
+ * its lock. */
 typedef struct
 {
   GstClockTime pairing;         /* latency for pairing the inputs */
   GstClockTime compute;         /* latency reported for computing a pair */
+  GstClockTime typical;         /* 90th percentile of the recent times */
+  /* the pipeline's latency from the sinks' LATENCY event (none yet:
+   * GST_CLOCK_TIME_NONE); under the object lock, as that event comes in
+   * another thread */
+  GstClockTime pipeline_latency;
   GstClockTime recent[GST_STEREO_DEPTH_PACE_WINDOW];    /* compute times */
   guint n_recent;
   guint next;                   /* where the next compute time goes */
+  gboolean first;               /* the next pair is a new engine's first */
 } GstStereoDepthPace;
 
 /* From start: no compute time known, latency as for pairing alone. */
@@ -36,10 +46,19 @@ void gst_stereo_depth_pace_reset (GstStereoDepth * self);
  * the compute allowance on top. */
 void gst_stereo_depth_pace_set_pairing (GstStereoDepth * self,
     GstClockTime pairing);
+/* A new engine: its first pair pays for allocations and module loading
+ * (164 ms at 4K on CUDA, then 23 ms a pair): the latency covers it, but it
+ * stays out of the recent times. */
+void gst_stereo_depth_pace_new_engine (GstStereoDepth * self);
 /* A pair took elapsed in the engine.  When live, the compute allowance
  * follows the slowest of the recent pairs (a quarter on top, whole
- * milliseconds): raised at once, lowered once it is less than half. */
+ * milliseconds): raised at once, lowered once it is less than half; the
+ * late test takes their 90th percentile. */
 void gst_stereo_depth_pace_note (GstStereoDepth * self, GstClockTime elapsed);
+/* Once, from instance init, after the src pad exists: a probe reads the
+ * sinks' LATENCY event going upstream, the pipeline's latency, and so when
+ * the sinks render an output. */
+void gst_stereo_depth_pace_init (GstStereoDepth * self);
 /* Whether the pair at running_time (its left frame buf, of pad) can no
  * longer be computed by its deadline when live; such a pair is counted in
  * pairs-late and a QoS message says so.  The caller drops its frames. */

@@ -5,10 +5,12 @@
  * sinks do.  The element must report the time a pair takes in its latency
  * and skip the pairs it cannot finish in time, so that what it computes
  * reaches the sink on time: before it did, the sink dropped nearly all of
- * them as late (88 of 90 at 640x480 on the CPU backend).  Runs for a few
+ * them as late (88 of 90 at 640x480 on the CPU backend).  Runs for six
  * seconds of real time, so it stays out of the valgrind run. */
 #include "sd-check.h"
 
+/* the start, while the latency is being learnt, then the steady state */
+#define WARM_SECONDS 2
 #define RUN_SECONDS 4
 
 static const gchar *const pipeline_text =
@@ -85,7 +87,7 @@ GST_START_TEST (test_slow_backend_live)
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (pipeline_text, &err);
   GstElement *sd, *sink;
-  guint64 processed, late, rendered, dropped;
+  guint64 processed, late, rendered, dropped, warm_rendered, warm_dropped;
 
   fail_unless (pipeline != NULL, "%s", err ? err->message : "no pipeline");
   sd = gst_bin_get_by_name (GST_BIN (pipeline), "sd");
@@ -93,6 +95,10 @@ GST_START_TEST (test_slow_backend_live)
 
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
+  run_bus (pipeline, g_get_monotonic_time () + WARM_SECONDS * G_USEC_PER_SEC,
+      FALSE);
+  warm_rendered = sink_stat (sink, "rendered");
+  warm_dropped = sink_stat (sink, "dropped");
   run_bus (pipeline, g_get_monotonic_time () + RUN_SECONDS * G_USEC_PER_SEC,
       FALSE);
   gst_element_send_event (pipeline, gst_event_new_eos ());
@@ -100,20 +106,28 @@ GST_START_TEST (test_slow_backend_live)
 
   processed = sd_check_get_u64 (sd, "frames-processed");
   late = sd_check_get_u64 (sd, "pairs-late");
-  rendered = sink_stat (sink, "rendered");
-  dropped = sink_stat (sink, "dropped");
+  rendered = sink_stat (sink, "rendered") - warm_rendered;
+  dropped = sink_stat (sink, "dropped") - warm_dropped;
   GST_INFO ("%" G_GUINT64_FORMAT " pairs computed, %" G_GUINT64_FORMAT
-      " late; the sink rendered %" G_GUINT64_FORMAT ", dropped %"
-      G_GUINT64_FORMAT, processed, late, rendered, dropped);
+      " late; after the first %d s the sink rendered %" G_GUINT64_FORMAT
+      ", dropped %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT ", %"
+      G_GUINT64_FORMAT " before)", processed, late, WARM_SECONDS, rendered,
+      dropped, warm_rendered, warm_dropped);
   /* the pairs the backend could not finish in time were skipped */
   fail_unless (late > 0, "no pair was late");
-  fail_unless (processed >= 2, "%" G_GUINT64_FORMAT " pairs computed",
-      processed);
-  /* what was computed reached the sink on time, but for the first pairs,
-   * computed before the element knew how long a pair takes */
-  fail_unless (dropped <= 2, "the sink dropped %" G_GUINT64_FORMAT " of %"
-      G_GUINT64_FORMAT " outputs as late", dropped, processed);
-  fail_unless_equals_uint64 (rendered + dropped, processed);
+  /* every output reached the sink, rendered or dropped */
+  fail_unless_equals_uint64 (warm_rendered + warm_dropped + rendered +
+      dropped, processed);
+  /* Once the latency is known (the first outputs come before it is, and
+   * are late), what is computed reaches the sink on time.  The late test
+   * takes the 90th percentile of the compute times, so a pair in ten may
+   * take longer than it was given; more than that fails, as did 88 of 90
+   * before the element paced itself. */
+  fail_unless (rendered >= 2, "%" G_GUINT64_FORMAT " outputs rendered",
+      rendered);
+  fail_unless (dropped * 10 <= rendered + dropped, "the sink dropped %"
+      G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " outputs as late", dropped,
+      rendered + dropped);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (sink);
