@@ -186,9 +186,11 @@ gst_stereo_depth_pace_late (GstStereoDepth * self, GstAggregatorPad * pad,
       GST_TIME_ARGS (running_time), GST_TIME_ARGS (running_time + latency),
       GST_TIME_ARGS (now + self->pace.typical));
 
+  /* a flush may have reset the segment since the running time was read */
   GST_OBJECT_LOCK (pad);
-  stream_time = gst_segment_to_stream_time (&pad->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buf));
+  stream_time = pad->segment.format == GST_FORMAT_TIME ?
+      gst_segment_to_stream_time (&pad->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf)) : GST_CLOCK_TIME_NONE;
   GST_OBJECT_UNLOCK (pad);
   msg = gst_message_new_qos (GST_OBJECT (self), TRUE, running_time,
       stream_time, GST_BUFFER_PTS (buf), GST_BUFFER_DURATION (buf));
