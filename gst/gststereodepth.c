@@ -33,9 +33,11 @@
  * an older frame without a partner is dropped and counted in
  * #GstStereoDepth:frames-dropped.  The output buffer carries the left
  * frame's timestamps, duration and offsets.  With live sources the element
- * reports one frame of latency, and a pair still incomplete after it is
- * dropped.  EOS is sent once either input is at EOS and no pair can be
- * formed.
+ * reports one frame of latency plus the time a pair takes, and a pair still
+ * incomplete after it is dropped; a pair that could no longer be computed
+ * by its deadline is skipped, counted in #GstStereoDepth:pairs-late
+ * (gststereodepthpace.h).  EOS is sent once either input is at EOS and no
+ * pair can be formed.
  *
  * An input that stops delivering (no frames, no EOS) while the other goes on
  * would stall the pipeline.  After #GstStereoDepth:timeout (by default four
