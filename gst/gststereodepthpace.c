@@ -67,7 +67,7 @@ latency_probe (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
 void
 gst_stereo_depth_pace_init (GstStereoDepth * self)
 {
-  self->pace.pipeline_latency = GST_CLOCK_TIME_NONE;
+  gst_stereo_depth_pace_reset (self);
   gst_pad_add_probe (GST_AGGREGATOR_SRC_PAD (self),
       GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, latency_probe, self, NULL);
 }

@@ -285,9 +285,12 @@ watch_consumed (GstAggregatorPad * pad, G_GNUC_UNUSED GstBuffer * buffer,
 
   g_mutex_lock (&w->lock);
   w->consumed[i] = g_get_monotonic_time ();
-  /* the thread may have read the pad as waiting just before */
+  /* the thread may have read the pad as waiting just before; one waiting
+   * for a deadline recomputes it when it comes, so only an idle one is
+   * woken, as by a frame's arrival */
   w->recheck = TRUE;
-  g_cond_signal (&w->cond);
+  if (w->idle)
+    g_cond_signal (&w->cond);
   g_mutex_unlock (&w->lock);
 }
 

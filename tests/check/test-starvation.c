@@ -13,6 +13,8 @@
 #define FRAME SD_CHECK_FRAME
 /* a short timeout for the tests that set one */
 #define TIMEOUT (50 * GST_MSECOND)
+/* pairs of test_slow_pairs_are_not_silence */
+#define SLOW_PAIRS 4
 
 static void
 push (GstHarness * h, const guint8 * gray, GstClockTime pts)
@@ -269,9 +271,9 @@ GST_END_TEST;
  * comes out and no warning is posted. */
 GST_START_TEST (test_slow_pairs_are_not_silence)
 {
-  const gint w = 320, h = 240, n = 4;
+  const gint w = 320, h = 240, n = SLOW_PAIRS;
   guint8 *image = g_malloc (w * h);
-  GstBuffer *frames[2 * 4];
+  GstBuffer *frames[2 * SLOW_PAIRS];
   SdCheckPair p;
   gint64 begin, pair_us;
   gint i;
