@@ -5,10 +5,11 @@
  * the paths that come from above or from the left: (1,0), (0,1), (1,1),
  * (-1,1).  The up sweep visits rows bottom to top, right to left, and
  * carries the other four.  A sweep keeps the previous row's path costs of
- * its vertical and diagonal directions (a few hundred KB, in cache) and adds
- * its directions' costs for a pixel before they leave the registers, so each
- * sweep reads the cost volume once and writes one partial sum.  The two
- * sweeps do not depend on each other and run on two threads.  The read-out
+ * its directions (a few MB, in cache) and adds its directions' costs for a
+ * pixel before they leave the registers, so each sweep reads the cost volume
+ * once and writes one partial sum.  The two sweeps do not depend on each
+ * other and run side by side, each on its share of the threads, which cut
+ * its rows into column ranges run as a wavefront (see sweep()).  The read-out
  * then adds the two partial sums a row at a time (uint16 addition wraps as
  * the reference's does, in any order) and runs the reference's winner takes
  * all and right-view disparity on that row.  With one path a direction, the
@@ -25,6 +26,8 @@
  * of zeros with smallest cost 0, which gives the reference's "cost alone". */
 #include "sd-fast.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fast-vector.h"
@@ -75,14 +78,20 @@ hmin (vu v)
 #endif
 }
 
-/* One direction's state in a sweep.  A path from above (dy != 0) keeps the
- * previous and the current row: width blocks each, and their smallest
- * costs; the horizontal path keeps the previous and the current pixel. */
+/* One direction's state in a sweep: the path costs (width blocks) and
+ * their smallest ones (width) of two rows, the row a pixel is in and the one
+ * before, by the parity of the row's index in the sweep.  The horizontal
+ * path reads its own row, the others the row before.  Within a thread's
+ * columns the horizontal path's costs go from pixel to pixel through two
+ * blocks of the thread's own (own), which stay in the first-level cache;
+ * they go through the row only from a thread's last column to the next
+ * thread's first. */
 typedef struct
 {
   int dx, dy;                   /* the previous pixel is (x - dx, y - dy) */
-  int16_t *prev, *cur;
-  int *prev_min, *cur_min;
+  int16_t *rows[2];
+  int *mins[2];
+  int16_t *own[2];              /* the horizontal path's */
 } Path;
 
 /* The paths of one sweep: paths[0] is the horizontal one. */
@@ -153,58 +162,135 @@ p2_between (const Frame * f, size_t pix, size_t prev_pix)
   return f->p2_of_step[abs ((int) f->guide[pix] - (int) f->guide[prev_pix])];
 }
 
-/* One sweep: rows in the order of dy, each in the order of the horizontal
- * path, every path of paths[0 .. n) advanced at each pixel; the pixel's
- * partial sum goes to partial (padded values a pixel). */
-static inline __attribute__((always_inline)) void
-sweep (const Frame * f, int n, Path * paths, uint16_t * partial)
+/* A thread's progress through its columns of a sweep, on a cache line of
+ * its own: the rows it has finished, and the rows whose first pixel it has
+ * done. */
+typedef struct
 {
+  atomic_int rows_done;
+  atomic_int firsts_done;
+  char pad[64 - 2 * sizeof (atomic_int)];
+} Progress;
+
+static inline void
+cpu_relax (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#elif defined(__aarch64__)
+  __asm__ volatile ("yield");
+#endif
+}
+
+/* Waits until *counter reaches value.  A neighbour's row takes
+ * microseconds, so it spins a while, then gives the core away: with more
+ * threads than cores the neighbour may be waiting for one. */
+static void
+wait_for (atomic_int * counter, int value)
+{
+  for (int spins = 0;
+      atomic_load_explicit (counter, memory_order_acquire) < value; spins++) {
+    if (spins < 256)
+      cpu_relax ();
+    else
+      sched_yield ();
+  }
+}
+
+/* Pixels [ja, jb) of row i of a sweep (j and i count columns and rows in
+ * the sweep's order), every path of paths[0 .. n) advanced at each pixel;
+ * the pixel's partial sum goes to partial (padded values a pixel).  The
+ * horizontal path comes from the thread's own blocks (from_own) or from the
+ * row (the column before is another thread's, or none), and goes to its own
+ * blocks (to_own) or to the row (for the thread after); n, from_own and
+ * to_own are constants where this is inlined. */
+static inline __attribute__((always_inline)) void
+pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
+    int i, int ja, int jb, bool from_own, bool to_own)
+{
+  /* the row's pointers, in locals that no store in the loop can change:
+   * read from paths at each pixel, they cost a frame on two threads about
+   * a tenth more (docs/performance.md) */
+  struct
+  {
+    const int16_t *prev;
+    int16_t *cur;
+    const int *prev_min;
+    int *cur_min;
+  } row[MAX_SWEEP_PATHS];
+  for (int r = 0; r < n; r++) {
+    const int from = (i - (paths[r].dy != 0)) & 1;
+    row[r].prev = paths[r].rows[from];
+    row[r].cur = paths[r].rows[i & 1];
+    row[r].prev_min = paths[r].mins[from];
+    row[r].cur_min = paths[r].mins[i & 1];
+  }
+  int16_t *const own[2] = { paths[0].own[0], paths[0].own[1] };
   const int w = f->width, h = f->height, dy = paths[1].dy, dx = paths[0].dx;
   const bool adaptive = sd_params_p2_adaptive (f->p);
-  for (int i = 0; i < h; i++) {
-    const int y = dy > 0 ? i : h - 1 - i;
-    for (int j = 0; j < w; j++) {
-      const int x = dx > 0 ? j : w - 1 - j;
-      const size_t pix = (size_t) y * w + x;
-      StepIn in[MAX_SWEEP_PATHS];
-      int16_t *out[MAX_SWEEP_PATHS];
-      int out_min[MAX_SWEEP_PATHS];
-      for (int r = 0; r < n; r++) {
-        const Path *path = &paths[r];
-        const int px = x - path->dx;
-        const bool first = px < 0 || px >= w || (r > 0 && i == 0);
-        in[r].p2 = first || !adaptive ? f->p->p2 :
-            p2_between (f, pix, (size_t) (y - path->dy) * w + px);
-        if (first) {
-          in[r].prev = f->zeros + 1;
-          in[r].prev_min = 0;
-        } else if (r == 0) {
-          in[r].prev = path->prev + 1;
-          in[r].prev_min = path->prev_min[0];
-        } else {
-          in[r].prev = path->prev + (size_t) px * f->block + 1;
-          in[r].prev_min = path->prev_min[px];
-        }
-        out[r] = (r == 0 ? path->cur : path->cur + (size_t) x * f->block) + 1;
+  const int y = dy > 0 ? i : h - 1 - i;
+  for (int j = ja; j < jb; j++) {
+    const int x = dx > 0 ? j : w - 1 - j;
+    const size_t pix = (size_t) y * w + x;
+    StepIn in[MAX_SWEEP_PATHS];
+    int16_t *out[MAX_SWEEP_PATHS];
+    int out_min[MAX_SWEEP_PATHS];
+    for (int r = 0; r < n; r++) {
+      const int pdx = paths[r].dx, pdy = paths[r].dy, px = x - pdx;
+      const bool first = px < 0 || px >= w || (pdy != 0 && i == 0);
+      in[r].p2 = first || !adaptive ? f->p->p2 :
+          p2_between (f, pix, (size_t) (y - pdy) * w + px);
+      if (first) {
+        in[r].prev = f->zeros + 1;
+        in[r].prev_min = 0;
+      } else {
+        in[r].prev = (r == 0 && from_own ? own[(j - 1) & 1] :
+            row[r].prev + (size_t) px * f->block) + 1;
+        in[r].prev_min = row[r].prev_min[px];
       }
-      pixel_step (f, n, f->cost + pix * f->D, in, out, out_min,
-          partial + pix * f->padded);
-      for (int r = 0; r < n; r++)
-        paths[r].cur_min[r == 0 ? 0 : x] = out_min[r];
-      /* the horizontal path's current pixel is the next one's previous */
-      int16_t *t = paths[0].prev;
-      paths[0].prev = paths[0].cur;
-      paths[0].cur = t;
-      paths[0].prev_min[0] = paths[0].cur_min[0];
+      out[r] = (r == 0 && to_own ? own[j & 1] :
+          row[r].cur + (size_t) x * f->block) + 1;
     }
-    for (int r = 1; r < n; r++) {
-      int16_t *t = paths[r].prev;
-      paths[r].prev = paths[r].cur;
-      paths[r].cur = t;
-      int *m = paths[r].prev_min;
-      paths[r].prev_min = paths[r].cur_min;
-      paths[r].cur_min = m;
+    pixel_step (f, n, f->cost + pix * f->D, in, out, out_min,
+        partial + pix * f->padded);
+    for (int r = 0; r < n; r++)
+      row[r].cur_min[x] = out_min[r];
+  }
+}
+
+/* Columns [j0, j1) of every row of a sweep.
+ *
+ * The threads of a sweep run as a wavefront.  A row's first pixel continues
+ * the horizontal path and one diagonal from the column before, the last
+ * column of the thread before, which must have finished the row; its last
+ * pixel continues the other diagonal from the previous row's column after,
+ * the first of the thread after.  That wait also keeps a thread from
+ * overwriting, two rows on, a slot its neighbour has yet to read.  So each
+ * thread runs a row behind the one before it, all of them busy but in the
+ * first rows. */
+static inline __attribute__((always_inline)) void
+sweep (const Frame * f, int n, const Path * paths, uint16_t * partial,
+    int j0, int j1, Progress * before, Progress * self, Progress * after)
+{
+  for (int i = 0; i < f->height; i++) {
+    if (before)
+      wait_for (&before->rows_done, i + 1);
+    if (j1 - j0 == 1) {
+      if (after)
+        wait_for (&after->firsts_done, i);
+      pixels (f, n, paths, partial, i, j0, j1, false, false);
+      atomic_store_explicit (&self->firsts_done, i + 1,
+          memory_order_release);
+    } else {
+      pixels (f, n, paths, partial, i, j0, j0 + 1, false, true);
+      atomic_store_explicit (&self->firsts_done, i + 1,
+          memory_order_release);
+      pixels (f, n, paths, partial, i, j0 + 1, j1 - 1, true, true);
+      if (after)
+        wait_for (&after->firsts_done, i);
+      pixels (f, n, paths, partial, i, j1 - 1, j1, true, false);
     }
+    atomic_store_explicit (&self->rows_done, i + 1, memory_order_release);
   }
 }
 
@@ -230,37 +316,51 @@ read_out_row_values (const SdParams * p, int width)
 }
 
 /* The workspace: the two sweeps' partial sums, each sweep's path rows, a
- * block of zeros and a summed row per thread for the read-out.  Carves it
- * from base, or only counts its bytes when base is NULL. */
+ * block of zeros, a summed row per thread for the read-out and a progress
+ * per thread for the sweeps.  Carves it from base, or only counts its bytes
+ * when base is NULL. */
 typedef struct
 {
   uint16_t *partial[2];
-  int16_t *blocks[2];           /* per sweep: 2 horizontal + 2 rows a path */
-  int *mins[2];                 /* per sweep: 2 + 2 rows a path */
+  int16_t *blocks[2];           /* per sweep: 2 rows a path */
+  int *mins[2];                 /* per sweep: 2 rows a path */
   int16_t *zeros;
   uint16_t *rows;               /* ReadOutRows per thread */
+  Progress *progress;           /* per thread */
+  int16_t *own;                 /* per thread: Path.own */
 } Workspace;
+
+/* The values of a thread's Path.own: two blocks, on cache lines no other
+ * thread writes. */
+static size_t
+own_values (size_t block)
+{
+  return (2 * block + 31) / 32 * 32;
+}
 
 static size_t
 carve (const SdParams * p, int width, int height, void *base, Workspace * ws)
 {
   const size_t block = padded (p->num_disparities) + 2;
-  const size_t blocks = 2 + 2 * (MAX_SWEEP_PATHS - 1) * (size_t) width;
-  const size_t mins = 2 + 2 * (MAX_SWEEP_PATHS - 1) * (size_t) width;
+  const size_t blocks = 2 * MAX_SWEEP_PATHS * (size_t) width;
+  const size_t mins = 2 * MAX_SWEEP_PATHS * (size_t) width;
+  const size_t threads = (size_t) sd_fast_threads (p);
   const size_t sizes[] = {
     (size_t) width * height * (block - 2) * sizeof (uint16_t),
     (size_t) width * height * (block - 2) * sizeof (uint16_t),
     blocks * block * sizeof (int16_t), blocks * block * sizeof (int16_t),
     mins * sizeof (int), mins * sizeof (int),
     block * sizeof (int16_t),
-    (size_t) sd_fast_threads (p) * read_out_row_values (p, width) *
-        sizeof (uint16_t),
+    threads * read_out_row_values (p, width) * sizeof (uint16_t),
+    threads * sizeof (Progress),
+    threads * own_values (block) * sizeof (int16_t),
   };
   void **parts[] = {
     (void **) &ws->partial[0], (void **) &ws->partial[1],
     (void **) &ws->blocks[0], (void **) &ws->blocks[1],
     (void **) &ws->mins[0], (void **) &ws->mins[1],
-    (void **) &ws->zeros, (void **) &ws->rows,
+    (void **) &ws->zeros, (void **) &ws->rows, (void **) &ws->progress,
+    (void **) &ws->own,
   };
   size_t total = 0;
   for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
@@ -288,23 +388,56 @@ sweep_paths (const Frame * f, const Workspace * ws, int s, Path * paths)
   static const int dxs[2][MAX_SWEEP_PATHS] = { {1, 0, 1, -1}, {-1, 0, 1, -1}
   };
   const int n = f->p->paths == 8 ? 4 : 2, dy = s == 0 ? 1 : -1;
-  int16_t *blocks = ws->blocks[s];
-  int *mins = ws->mins[s];
+  const size_t row = (size_t) f->width;
   for (int r = 0; r < n; r++) {
-    const size_t count = r == 0 ? 1 : (size_t) f->width;
     paths[r].dx = dxs[s][r];
     paths[r].dy = r == 0 ? 0 : dy;
-    paths[r].prev = blocks;
-    paths[r].cur = blocks + count * f->block;
-    paths[r].prev_min = mins;
-    paths[r].cur_min = mins + count;
-    blocks += 2 * count * f->block;
-    mins += 2 * count;
+    for (int parity = 0; parity < 2; parity++) {
+      paths[r].rows[parity] = ws->blocks[s] + (2 * r + parity) * row * f->block;
+      paths[r].mins[parity] = ws->mins[s] + (2 * r + parity) * row;
+    }
   }
-  /* every block starts as sentinels: the lanes no step writes stay so */
-  for (int16_t * b = ws->blocks[s]; b < blocks; b++)
-    *b = SENTINEL;
   return n;
+}
+
+/* The columns a thread of a sweep takes at least: each row of a range ends
+ * in a hand-over between neighbours, which this keeps a small part of the
+ * row's work. */
+#define MIN_COLUMNS 32
+
+/* Thread k of the count that run sweep s, thread t of the team; progress
+ * holds the count's. */
+static void
+run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
+    Progress * progress, int t)
+{
+  Path paths[MAX_SWEEP_PATHS];
+  const int n = sweep_paths (f, ws, s, paths), w = f->width;
+  const int j0 = (int) ((long) k * w / count);
+  const int j1 = (int) ((long) (k + 1) * w / count);
+  /* the thread's blocks start as sentinels: the lanes no step writes stay
+   * so; its neighbours read them only once it has said so */
+  for (int parity = 0; parity < 2; parity++) {
+    paths[0].own[parity] = ws->own + t * own_values (f->block) +
+        parity * f->block;
+    for (int i = 0; i < f->block; i++)
+      paths[0].own[parity][i] = SENTINEL;
+  }
+  for (int r = 0; r < n; r++)
+    for (int parity = 0; parity < 2; parity++)
+      for (int j = j0; j < j1; j++) {
+        const int x = paths[0].dx > 0 ? j : w - 1 - j;
+        int16_t *b = paths[r].rows[parity] + (size_t) x * f->block;
+        for (int i = 0; i < f->block; i++)
+          b[i] = SENTINEL;
+      }
+  Progress *self = &progress[k];
+  Progress *before = k > 0 ? &progress[k - 1] : NULL;
+  Progress *after = k + 1 < count ? &progress[k + 1] : NULL;
+  if (n == 4)
+    sweep (f, 4, paths, ws->partial[s], j0, j1, before, self, after);
+  else
+    sweep (f, 2, paths, ws->partial[s], j0, j1, before, self, after);
 }
 
 static ReadOutRows
@@ -409,13 +542,29 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
     f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
 
   const int threads = sd_fast_threads (p);
-#pragma omp parallel for schedule(static, 1) num_threads (threads < 2 ? 1 : 2)
-  for (int s = 0; s < 2; s++) {
-    Path paths[MAX_SWEEP_PATHS];
-    if (sweep_paths (&f, &ws, s, paths) == 4)
-      sweep (&f, 4, paths, ws.partial[s]);
-    else
-      sweep (&f, 2, paths, ws.partial[s]);
+  const int most = 2 * (width / MIN_COLUMNS > 1 ? width / MIN_COLUMNS : 1);
+  for (int t = 0; t < threads; t++) {
+    atomic_init (&ws.progress[t].rows_done, 0);
+    atomic_init (&ws.progress[t].firsts_done, 0);
+  }
+#pragma omp parallel num_threads (threads < most ? threads : most)
+  {
+    int t = 0, team = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num ();
+    team = omp_get_num_threads ();
+#endif
+    /* the first half of the team (the larger) sweeps down, the rest up; a
+     * team of one sweeps both ways, one after the other */
+    const int down = (team + 1) / 2;
+    if (team == 1) {
+      run_sweep (&f, &ws, 0, 0, 1, ws.progress, t);
+      run_sweep (&f, &ws, 1, 0, 1, ws.progress, t);
+    } else if (t < down) {
+      run_sweep (&f, &ws, 0, t, down, ws.progress, t);
+    } else {
+      run_sweep (&f, &ws, 1, t - down, team - down, ws.progress + down, t);
+    }
   }
 
 #pragma omp parallel for schedule(static) num_threads (threads)

@@ -456,10 +456,15 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
   VARY ((p.fill_holes = SD_FILL_HOLES_ON, p.median = false, p.lr_check = 0));
   VARY ((p.median = false, p.lr_check = SD_LR_CHECK_OFF, p.uniqueness = 0,
           p.subpixel = false));
-  /* the cpu backend's thread count changes who computes what, not what */
+  /* the cpu backend's thread count changes who computes what, not what:
+   * with more than two threads the sweeps run as wavefronts of column
+   * ranges, more of them than this machine may have cores */
   VARY (p.threads = 1);
   VARY (p.threads = 3);
   VARY (p.threads = 7);
+  VARY (p.threads = 16);
+  VARY ((p.threads = 5, p.paths = 4));
+  VARY ((p.threads = 8, p.p2_adaptive = SD_P2_ADAPTIVE_ON));
   /* depth output: a rig's scale, one that clamps near (1 mm) and one that
    * clamps far (65535), with and without hole filling */
   VARY ((p.output = SD_OUTPUT_DEPTH, p.focal_length = 700.5f,
@@ -511,6 +516,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
     else if (!pair_synth (&pair, w, h, p.num_disparities, p.min_disparity,
             seed))
       pair_noise (&pair, w, h, 7, seed);
+    p.threads = 1 + rnd () % 12;
     compare_pair ("fuzz", &pair, &p, cpu, gpu);
     pair_free (&pair);
     rng_state = saved;
