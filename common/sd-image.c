@@ -11,16 +11,27 @@
 #include <string.h>
 #include <strings.h>
 
+/* GRAY16 is host-endian: its high byte is the second on little-endian
+ * hosts */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GRAY16_HIGH_BYTE 0
+#else
+#define GRAY16_HIGH_BYTE 1
+#endif
+
 static const SdPixelLayout layouts[] = {
-  [SD_PIXEL_GRAY8] = {1, -1, -1, -1},
-  [SD_PIXEL_GRAY16] = {2, -1, -1, -1},
-  [SD_PIXEL_RGB] = {3, 0, 1, 2},
-  [SD_PIXEL_BGR] = {3, 2, 1, 0},
-  [SD_PIXEL_RGBX] = {4, 0, 1, 2},
-  [SD_PIXEL_BGRX] = {4, 2, 1, 0},
-  [SD_PIXEL_XRGB] = {4, 1, 2, 3},
-  [SD_PIXEL_XBGR] = {4, 3, 2, 1},
-  [SD_PIXEL_FLOAT] = {4, -1, -1, -1},
+  [SD_PIXEL_GRAY8] = {1, -1, -1, -1, 0},
+  [SD_PIXEL_GRAY16] = {2, -1, -1, -1, GRAY16_HIGH_BYTE},
+  [SD_PIXEL_RGB] = {3, 0, 1, 2, -1},
+  [SD_PIXEL_BGR] = {3, 2, 1, 0, -1},
+  [SD_PIXEL_RGBX] = {4, 0, 1, 2, -1},
+  [SD_PIXEL_BGRX] = {4, 2, 1, 0, -1},
+  [SD_PIXEL_XRGB] = {4, 1, 2, 3, -1},
+  [SD_PIXEL_XBGR] = {4, 3, 2, 1, -1},
+  /* a pixel of packed 4:2:2 is two bytes, its Y and one chroma sample */
+  [SD_PIXEL_YUYV] = {2, -1, -1, -1, 0},
+  [SD_PIXEL_UYVY] = {2, -1, -1, -1, 1},
+  [SD_PIXEL_FLOAT] = {4, -1, -1, -1, -1},
 };
 
 const SdPixelLayout *
@@ -34,23 +45,14 @@ sd_plane_luma_at (const uint8_t * row, int x, SdPixelFormat format)
 {
   const SdPixelLayout *l = &layouts[format];
   const uint8_t *px = row + (size_t) x * l->bytes_per_pixel;
-  switch (format) {
-    case SD_PIXEL_GRAY8:
-      return px[0];
-    case SD_PIXEL_GRAY16:{
-      uint16_t v;
-      memcpy (&v, px, 2);
-      return (uint8_t) (v >> 8);
-    }
-    case SD_PIXEL_FLOAT:{
-      float v;
-      memcpy (&v, px, 4);
-      v = v < 0.f ? 0.f : v > 255.f ? 255.f : v;
-      return (uint8_t) lrintf (v);
-    }
-    default:
-      return sd_luma_from_rgb (px[l->r], px[l->g], px[l->b]);
+  if (format == SD_PIXEL_FLOAT) {
+    float v;
+    memcpy (&v, px, 4);
+    v = v < 0.f ? 0.f : v > 255.f ? 255.f : v;
+    return (uint8_t) lrintf (v);
   }
+  return l->luma >= 0 ? px[l->luma] :
+      sd_luma_from_rgb (px[l->r], px[l->g], px[l->b]);
 }
 
 void

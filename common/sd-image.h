@@ -12,7 +12,8 @@ extern "C" {
 #endif
 
 /* Pixel layouts the engine accepts.  Only luma is used: GRAY16 keeps its high
- * byte, packed RGB becomes luma through sd_luma_from_rgb(). */
+ * byte, packed YUV 4:2:2 its Y bytes, packed RGB becomes luma through
+ * sd_luma_from_rgb(). */
 typedef enum
 {
   SD_PIXEL_GRAY8,
@@ -23,13 +24,17 @@ typedef enum
   SD_PIXEL_BGRX,                /* also BGRA */
   SD_PIXEL_XRGB,                /* also ARGB */
   SD_PIXEL_XBGR,                /* also ABGR */
+  SD_PIXEL_YUYV,                /* packed 4:2:2, Y first: YUY2, YVYU */
+  SD_PIXEL_UYVY,                /* packed 4:2:2, chroma first */
   SD_PIXEL_FLOAT,               /* 32-bit float, for PFM files */
 } SdPixelFormat;
 
+/* Where a pixel's luma lies: one byte of it (luma), or three colours. */
 typedef struct
 {
   int bytes_per_pixel;
-  int r, g, b;                  /* byte offsets of the colours; -1 for gray */
+  int r, g, b;                  /* byte offsets of the colours; -1 when luma is */
+  int luma;                     /* byte offset of the 8-bit luma; -1 for colour */
 } SdPixelLayout;
 
 const SdPixelLayout *sd_pixel_layout (SdPixelFormat format);

@@ -1,25 +1,19 @@
 /* Luma extraction: the element's input formats into packed GRAY8, with the
- * project's one RGB rule (sd_luma_from_rgb) and GRAY16's high byte. */
+ * project's one RGB rule (sd_luma_from_rgb), or the byte the layout names
+ * (GRAY16's high byte, packed YUV's Y). */
 #include "sd-cuda-internal.h"
 
 __global__ void
 sd_luma_kernel (const uint8_t * src, size_t pitch, int bpp, int r, int g,
-    int b, int gray16, uint8_t * dst, int width, int height)
+    int b, int luma, uint8_t * dst, int width, int height)
 {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height)
     return;
   const uint8_t *px = src + (size_t) y * pitch + (size_t) x * bpp;
-  uint8_t v;
-  if (r < 0) {
-    /* GRAY16 is host-endian; the device is little-endian like every host
-     * CUDA runs on, so the high byte is the second one */
-    v = gray16 ? px[1] : px[0];
-  } else {
-    v = (uint8_t) ((77u * px[r] + 150u * px[g] + 29u * px[b] + 128u) >> 8);
-  }
-  dst[(size_t) y * width + x] = v;
+  dst[(size_t) y * width + x] = luma >= 0 ? px[luma] :
+      (uint8_t) ((77u * px[r] + 150u * px[g] + 29u * px[b] + 128u) >> 8);
 }
 
 cudaError_t
@@ -33,7 +27,7 @@ sd_cuda_luma (const void *src, size_t pitch, SdPixelFormat format,
   dim3 block (32, 8);
   dim3 grid (sd_cuda_div_up (width, 32), sd_cuda_div_up (height, 8));
   sd_luma_kernel <<< grid, block, 0, stream >>> ((const uint8_t *) src,
-      pitch, l->bytes_per_pixel, l->r, l->g, l->b,
-      format == SD_PIXEL_GRAY16, dst, width, height);
+      pitch, l->bytes_per_pixel, l->r, l->g, l->b, l->luma, dst, width,
+      height);
   return cudaGetLastError ();
 }

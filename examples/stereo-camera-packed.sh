@@ -31,10 +31,11 @@ for arg in "$@"; do
 done
 
 # Cameras rarely put multiview-mode in their caps, so input-layout says how
-# the frame holds the views; the element splits it without a copy.
+# the frame holds the views; the element splits it without a copy.  The
+# camera's YUY2 (or GRAY8, NV12...) passes videoconvert untouched; it
+# converts only formats the element does not take.
 gst-launch-1.0 -e \
-  v4l2src device="$device" ! "$mode" ! videoconvert ! \
-    video/x-raw,format=GRAY8 ! queue ! \
+  v4l2src device="$device" ! "$mode" ! videoconvert ! queue ! \
   stereodepth input-layout="$layout" "$@" ! \
     depthcolormap input="$colours" smoothing=0.8 ! \
     videoconvert ! autovideosink sync=false

@@ -117,7 +117,8 @@ GST_DEBUG_CATEGORY (gst_stereo_depth_debug);
 #define GST_CAT_DEFAULT gst_stereo_depth_debug
 
 #define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
-    "RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, ABGR }"
+    "YUY2, YVYU, UYVY, RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, " \
+    "ABGR }"
 
 /* Frames in CUDA memory (decoders, cudaupload) are read in place on the
  * GPU (gststereodepthcuda.h); listed first, so that an upstream that can
@@ -159,6 +160,9 @@ static const struct
   {GST_VIDEO_FORMAT_NV12, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_Y42B, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_Y444, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_YUY2, SD_PIXEL_YUYV},
+  {GST_VIDEO_FORMAT_YVYU, SD_PIXEL_YUYV},
+  {GST_VIDEO_FORMAT_UYVY, SD_PIXEL_UYVY},
   {GST_VIDEO_FORMAT_RGB, SD_PIXEL_RGB},
   {GST_VIDEO_FORMAT_BGR, SD_PIXEL_BGR},
   {GST_VIDEO_FORMAT_RGBx, SD_PIXEL_RGBX},

@@ -36,22 +36,35 @@ packed_teardown (GstHarness * h, GstBus * bus)
   gst_object_unref (bus);
 }
 
-/* The scene's two views in one gray image of the layout. */
+/* The first vw columns of a scene view. */
 static guint8 *
-pack (gboolean side_by_side, gboolean right_first)
+crop (const guint8 * view, gint vw)
+{
+  guint8 *img = g_malloc (vw * H);
+  gint y;
+
+  for (y = 0; y < H; y++)
+    memcpy (img + y * vw, view + y * W, vw);
+  return img;
+}
+
+/* The scene's two views, their first vw columns, in one gray image of the
+ * layout. */
+static guint8 *
+pack (gboolean side_by_side, gboolean right_first, gint vw)
 {
   const guint8 *first = right_first ? scene.right : scene.left;
   const guint8 *second = right_first ? scene.left : scene.right;
-  guint8 *img = g_malloc (2 * W * H);
+  guint8 *img = g_malloc (2 * vw * H);
   gint y;
 
   for (y = 0; y < H; y++) {
     if (side_by_side) {
-      memcpy (img + y * 2 * W, first + y * W, W);
-      memcpy (img + y * 2 * W + W, second + y * W, W);
+      memcpy (img + y * 2 * vw, first + y * W, vw);
+      memcpy (img + y * 2 * vw + vw, second + y * W, vw);
     } else {
-      memcpy (img + y * W, first + y * W, W);
-      memcpy (img + (H + y) * W, second + y * W, W);
+      memcpy (img + y * vw, first + y * W, vw);
+      memcpy (img + (H + y) * vw, second + y * W, vw);
     }
   }
   return img;
@@ -76,13 +89,15 @@ static const Layout layouts[] = {
   {"top-bottom", RIGHT_FIRST, FALSE, TRUE},
 };
 
-/* Every layout, in formats of one, three and four bytes a pixel and a
- * planar one, gives the two-pad output bit for bit, at the view's size,
- * frame after frame, and ends at EOS. */
+/* Every layout, in formats of one, two (packed 4:2:2, as stereo USB
+ * cameras send), three and four bytes a pixel and a planar one, gives the
+ * two-pad output bit for bit, at the view's size, frame after frame, and
+ * ends at EOS. */
 GST_START_TEST (test_packed_equals_two_pads)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
-    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420
+    GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_RGB,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420
   };
   SdParams params;
   guint16 *ref;
@@ -95,7 +110,7 @@ GST_START_TEST (test_packed_equals_two_pads)
   ref = sd_check_reference (&params, scene.left, scene.right, W, H);
   for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
     const Layout *lay = &layouts[l];
-    guint8 *img = pack (lay->side_by_side, lay->right_first);
+    guint8 *img = pack (lay->side_by_side, lay->right_first, W);
     const gint fw = lay->side_by_side ? 2 * W : W;
     const gint fh = lay->side_by_side ? H : 2 * H;
 
@@ -150,13 +165,56 @@ GST_START_TEST (test_packed_equals_two_pads)
 
 GST_END_TEST;
 
+/* Side by side in packed 4:2:2 with views an odd number of pixels wide: the
+ * right view starts inside a pair of pixels that shares its chroma with
+ * the left view's last one, and still gives the two-pad output. */
+GST_START_TEST (test_packed_odd_view_width)
+{
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY
+  };
+  const gint vw = W - 1;
+  guint8 *left = crop (scene.left, vw), *right = crop (scene.right, vw);
+  guint8 *img = pack (TRUE, FALSE, vw);
+  SdParams params;
+  guint16 *ref;
+  guint f;
+
+  sd_check_params (&params);
+  ref = sd_check_reference (&params, left, right, vw, H);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstBus *bus;
+    GstHarness *h = packed_harness ("side-by-side", &bus);
+    GstBuffer *out;
+    gchar *caps = g_strdup_printf ("video/x-raw, format=%s, width=%d, "
+        "height=%d, framerate=30/1", gst_video_format_to_string (formats[f]),
+        2 * vw, H);
+
+    gst_harness_set_src_caps_str (h, caps);
+    fail_unless_equals_int (gst_harness_push (h,
+            sd_check_frame_new (formats[f], img, 2 * vw, H, 0)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "%s: no output", caps);
+    sd_check_assert_output (out, ref, vw, H);
+    gst_buffer_unref (out);
+    g_free (caps);
+    packed_teardown (h, bus);
+  }
+  g_free (ref);
+  g_free (img);
+  g_free (right);
+  g_free (left);
+}
+
+GST_END_TEST;
+
 /* A flush on sink_left (a flushing seek) restarts a packed stream: the
  * right input the element ended stays out of the way. */
 GST_START_TEST (test_packed_flush)
 {
   SdParams params;
   guint16 *ref;
-  guint8 *img = pack (TRUE, FALSE);
+  guint8 *img = pack (TRUE, FALSE, W);
   GstBus *bus;
   GstHarness *h = packed_harness (NULL, &bus);
   GstSegment segment;
@@ -244,6 +302,7 @@ packed_suite (void)
   tcase_add_checked_fixture (tc, sd_check_scene_setup,
       sd_check_scene_teardown);
   tcase_add_test (tc, test_packed_equals_two_pads);
+  tcase_add_test (tc, test_packed_odd_view_width);
   tcase_add_test (tc, test_packed_flush);
   tcase_add_test (tc, test_packed_errors);
   suite_add_tcase (s, tc);

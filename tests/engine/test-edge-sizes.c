@@ -72,7 +72,7 @@ check_layouts (void)
 
   const SdPixelFormat formats[] = { SD_PIXEL_GRAY8, SD_PIXEL_GRAY16,
     SD_PIXEL_RGB, SD_PIXEL_BGR, SD_PIXEL_RGBX, SD_PIXEL_BGRX, SD_PIXEL_XRGB,
-    SD_PIXEL_XBGR
+    SD_PIXEL_XBGR, SD_PIXEL_YUYV, SD_PIXEL_UYVY
   };
   for (size_t f = 0; f < sizeof (formats) / sizeof (formats[0]); f++) {
     const SdPixelLayout *lay = sd_pixel_layout (formats[f]);
@@ -85,11 +85,14 @@ check_layouts (void)
           const uint8_t v = (side ? pair.right : pair.left)[y * w + x];
           uint8_t *px = (side ? br : bl) + y * stride +
               (size_t) x * lay->bytes_per_pixel;
-          if (formats[f] == SD_PIXEL_GRAY8)
-            px[0] = v;
-          else if (formats[f] == SD_PIXEL_GRAY16) {
+          if (formats[f] == SD_PIXEL_GRAY16) {
             uint16_t v16 = (uint16_t) (v << 8 | 0x5a);
             memcpy (px, &v16, 2);
+          } else if (lay->luma >= 0) {
+            /* the bytes beside the luma (packed YUV's chroma) vary and
+             * must not count */
+            memset (px, (x * 37 + y) & 0xff, (size_t) lay->bytes_per_pixel);
+            px[lay->luma] = v;
           } else {
             /* gray colour: luma of (v, v, v) is v */
             px[lay->r] = px[lay->g] = px[lay->b] = v;

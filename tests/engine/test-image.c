@@ -231,6 +231,13 @@ main (void)
   const uint16_t g16 = 0xab12;
   SD_CHECK_INT (sd_plane_luma_at ((const uint8_t *) &g16, 0,
           SD_PIXEL_GRAY16), 0xab);
+  /* packed 4:2:2: every pixel's Y, whichever chroma sample shares it */
+  const uint8_t yuyv[8] = { 10, 128, 20, 129, 30, 130, 40, 131 };
+  const uint8_t uyvy[8] = { 128, 10, 129, 20, 130, 30, 131, 40 };
+  for (int x = 0; x < 4; x++) {
+    SD_CHECK_INT (sd_plane_luma_at (yuyv, x, SD_PIXEL_YUYV), 10 * (x + 1));
+    SD_CHECK_INT (sd_plane_luma_at (uyvy, x, SD_PIXEL_UYVY), 10 * (x + 1));
+  }
 
   for (const char *n = "g8.pgm\0g16.pgm\0rgb.ppm\0f.pfm\0c.pgm\0w.pgm\0"
       "t.pgm\0a.pgm\0big.pgm\0short.pgm\0g8.png\0g16.png\0rgb.png\0w16.png\0rgba.png\0"
