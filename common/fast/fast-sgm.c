@@ -405,6 +405,12 @@ sweep_paths (const Frame * f, const Workspace * ws, int s, Path * paths)
  * row's work. */
 #define MIN_COLUMNS 32
 
+static void
+edge_sentinels (int16_t * block, int values)
+{
+  block[0] = block[values - 1] = SENTINEL;
+}
+
 /* Thread k of the count that run sweep s, thread t of the team; progress
  * holds the count's. */
 static void
@@ -415,21 +421,21 @@ run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
   const int n = sweep_paths (f, ws, s, paths), w = f->width;
   const int j0 = (int) ((long) k * w / count);
   const int j1 = (int) ((long) (k + 1) * w / count);
-  /* the thread's blocks start as sentinels: the lanes no step writes stay
-   * so; its neighbours read them only once it has said so */
+  /* a step writes lanes 1 .. padded of its block before any step reads
+   * them; the two lanes outside, which the k - 1 and k + 1 reads reach,
+   * start as sentinels and stay so.  Neighbours read the thread's blocks
+   * only once it has said so. */
   for (int parity = 0; parity < 2; parity++) {
     paths[0].own[parity] = ws->own + t * own_values (f->block) +
         parity * f->block;
-    for (int i = 0; i < f->block; i++)
-      paths[0].own[parity][i] = SENTINEL;
+    edge_sentinels (paths[0].own[parity], f->block);
   }
   for (int r = 0; r < n; r++)
     for (int parity = 0; parity < 2; parity++)
       for (int j = j0; j < j1; j++) {
         const int x = paths[0].dx > 0 ? j : w - 1 - j;
-        int16_t *b = paths[r].rows[parity] + (size_t) x * f->block;
-        for (int i = 0; i < f->block; i++)
-          b[i] = SENTINEL;
+        edge_sentinels (paths[r].rows[parity] + (size_t) x * f->block,
+            f->block);
       }
   Progress *self = &progress[k];
   Progress *before = k > 0 ? &progress[k - 1] : NULL;
