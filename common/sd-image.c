@@ -31,6 +31,12 @@ static const SdPixelLayout layouts[] = {
   /* a pixel of packed 4:2:2 is two bytes, its Y and one chroma sample */
   [SD_PIXEL_YUYV] = {2, -1, -1, -1, 0},
   [SD_PIXEL_UYVY] = {2, -1, -1, -1, 1},
+  /* the high byte of a little-endian sample is its second on any host */
+  [SD_PIXEL_GRAY16_LE] = {2, -1, -1, -1, 1},
+  [SD_PIXEL_GRAY10_LE] = {2, -1, -1, -1, 0, 2},
+  [SD_PIXEL_GRAY12_LE] = {2, -1, -1, -1, 0, 4},
+  [SD_PIXEL_AYUV] = {4, -1, -1, -1, 1},
+  [SD_PIXEL_VUYA] = {4, -1, -1, -1, 2},
   [SD_PIXEL_FLOAT] = {4, -1, -1, -1, -1},
 };
 
@@ -51,8 +57,13 @@ sd_plane_luma_at (const uint8_t * row, int x, SdPixelFormat format)
     v = v < 0.f ? 0.f : v > 255.f ? 255.f : v;
     return (uint8_t) lrintf (v);
   }
-  return l->luma >= 0 ? px[l->luma] :
-      sd_luma_from_rgb (px[l->r], px[l->g], px[l->b]);
+  if (l->luma < 0)
+    return sd_luma_from_rgb (px[l->r], px[l->g], px[l->b]);
+  if (!l->luma_shift)
+    return px[l->luma];
+  const unsigned v = (px[l->luma] | (unsigned) px[l->luma + 1] << 8) >>
+      l->luma_shift;
+  return (uint8_t) (v > 255 ? 255 : v);
 }
 
 void

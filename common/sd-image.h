@@ -11,9 +11,9 @@
 extern "C" {
 #endif
 
-/* Pixel layouts the engine accepts.  Only luma is used: GRAY16 keeps its high
- * byte, packed YUV 4:2:2 its Y bytes, packed RGB becomes luma through
- * sd_luma_from_rgb(). */
+/* Pixel layouts the engine accepts.  Only luma is used: 16-bit samples keep
+ * their 8 most significant bits, packed YUV its Y bytes, packed RGB becomes
+ * luma through sd_luma_from_rgb(). */
 typedef enum
 {
   SD_PIXEL_GRAY8,
@@ -26,15 +26,26 @@ typedef enum
   SD_PIXEL_XBGR,                /* also ABGR */
   SD_PIXEL_YUYV,                /* packed 4:2:2, Y first: YUY2, YVYU */
   SD_PIXEL_UYVY,                /* packed 4:2:2, chroma first */
+  SD_PIXEL_GRAY16_LE,           /* little-endian 16 bit, or more significant
+                                 * bits of them: P010, P016 */
+  SD_PIXEL_GRAY10_LE,           /* little-endian 16 bit holding 10 bits */
+  SD_PIXEL_GRAY12_LE,           /* little-endian 16 bit holding 12 bits */
+  SD_PIXEL_AYUV,                /* packed 4:4:4 with alpha first */
+  SD_PIXEL_VUYA,                /* packed 4:4:4 with alpha last */
   SD_PIXEL_FLOAT,               /* 32-bit float, for PFM files */
 } SdPixelFormat;
 
-/* Where a pixel's luma lies: one byte of it (luma), or three colours. */
+/* Where a pixel's luma lies: one byte of it, the bits of a 16-bit sample
+ * that hold fewer than 16 (luma_shift), or three colours. */
 typedef struct
 {
   int bytes_per_pixel;
   int r, g, b;                  /* byte offsets of the colours; -1 when luma is */
-  int luma;                     /* byte offset of the 8-bit luma; -1 for colour */
+  int luma;                     /* byte offset of the luma; -1 for colour */
+  /* 0: the luma is the byte at luma.  Otherwise a little-endian 16-bit
+   * sample lies there whose luma is sample >> luma_shift, 255 at most (a
+   * sample wider than its bits says saturates) */
+  int luma_shift;
 } SdPixelLayout;
 
 const SdPixelLayout *sd_pixel_layout (SdPixelFormat format);

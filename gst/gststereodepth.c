@@ -116,16 +116,23 @@
 GST_DEBUG_CATEGORY (gst_stereo_depth_debug);
 #define GST_CAT_DEFAULT gst_stereo_depth_debug
 
-#define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, Y42B, Y444, " \
-    "YUY2, YVYU, UYVY, RGB, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, " \
-    "ABGR }"
+/* The formats the sink pads take, in system or CUDA memory: plane 0 of
+ * each holds the luma (a Y plane, packed YUV or RGB), which is all the
+ * engine reads (plane_formats below says how).  The CUDA-memory list is
+ * the same, since the engine reads any of them on the GPU; which arrive
+ * there depends on what GStreamer's CUDA allocator holds. */
+#define SINK_FORMATS "{ GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, NV16, " \
+    "NV61, NV24, Y41B, Y42B, Y444, A420, P010_10LE, P012_LE, P016_LE, " \
+    "I420_10LE, I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, " \
+    "Y444_16LE, YUY2, YVYU, UYVY, AYUV, VUYA, RGB, BGR, RGBx, BGRx, xRGB, " \
+    "xBGR, RGBA, BGRA, ARGB, ABGR }"
 
 /* Frames in CUDA memory (decoders, cudaupload) are read in place on the
  * GPU (gststereodepthcuda.h); listed first, so that an upstream that can
  * give either gives those. */
 #ifdef HAVE_GST_CUDA
 #define SINK_CUDA_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
-    ("memory:CUDAMemory", GST_STEREO_DEPTH_CUDA_FORMATS) "; "
+    ("memory:CUDAMemory", SINK_FORMATS) "; "
 #else
 #define SINK_CUDA_CAPS ""
 #endif
@@ -146,23 +153,42 @@ static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY16_LE")));
 
-/* Which SdPlane layout views plane 0 of a video format.  YUV formats give
- * their Y plane, which is GRAY8. */
+/* Which SdPlane layout views plane 0 of each of SINK_FORMATS.  Planar and
+ * semi-planar YUV give their Y plane: GRAY8, or 16-bit samples whose top
+ * bits (P010, P016: GRAY16_LE) or low 10 or 12 bits hold the value. */
 static const struct
 {
   GstVideoFormat video;
   SdPixelFormat sd;
 } plane_formats[] = {
   {GST_VIDEO_FORMAT_GRAY8, SD_PIXEL_GRAY8},
-  {GST_VIDEO_FORMAT_GRAY16_LE, SD_PIXEL_GRAY16},
+  {GST_VIDEO_FORMAT_GRAY16_LE, SD_PIXEL_GRAY16_LE},
   {GST_VIDEO_FORMAT_I420, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_YV12, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_NV12, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_NV21, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_NV16, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_NV61, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_NV24, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_Y41B, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_Y42B, SD_PIXEL_GRAY8},
   {GST_VIDEO_FORMAT_Y444, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_A420, SD_PIXEL_GRAY8},
+  {GST_VIDEO_FORMAT_P010_10LE, SD_PIXEL_GRAY16_LE},
+  {GST_VIDEO_FORMAT_P012_LE, SD_PIXEL_GRAY16_LE},
+  {GST_VIDEO_FORMAT_P016_LE, SD_PIXEL_GRAY16_LE},
+  {GST_VIDEO_FORMAT_Y444_16LE, SD_PIXEL_GRAY16_LE},
+  {GST_VIDEO_FORMAT_I420_10LE, SD_PIXEL_GRAY10_LE},
+  {GST_VIDEO_FORMAT_I422_10LE, SD_PIXEL_GRAY10_LE},
+  {GST_VIDEO_FORMAT_Y444_10LE, SD_PIXEL_GRAY10_LE},
+  {GST_VIDEO_FORMAT_I420_12LE, SD_PIXEL_GRAY12_LE},
+  {GST_VIDEO_FORMAT_I422_12LE, SD_PIXEL_GRAY12_LE},
+  {GST_VIDEO_FORMAT_Y444_12LE, SD_PIXEL_GRAY12_LE},
   {GST_VIDEO_FORMAT_YUY2, SD_PIXEL_YUYV},
   {GST_VIDEO_FORMAT_YVYU, SD_PIXEL_YUYV},
   {GST_VIDEO_FORMAT_UYVY, SD_PIXEL_UYVY},
+  {GST_VIDEO_FORMAT_AYUV, SD_PIXEL_AYUV},
+  {GST_VIDEO_FORMAT_VUYA, SD_PIXEL_VUYA},
   {GST_VIDEO_FORMAT_RGB, SD_PIXEL_RGB},
   {GST_VIDEO_FORMAT_BGR, SD_PIXEL_BGR},
   {GST_VIDEO_FORMAT_RGBx, SD_PIXEL_RGBX},
@@ -535,6 +561,17 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
   return TRUE;
 }
 
+/* Plane 0 of frame, read as format. */
+static SdPlane
+gst_stereo_depth_plane_as (const GstVideoFrame * frame, SdPixelFormat format)
+{
+  return (SdPlane) {
+  GST_VIDEO_FRAME_PLANE_DATA (frame, 0), GST_VIDEO_FRAME_WIDTH (frame),
+        GST_VIDEO_FRAME_HEIGHT (frame), GST_VIDEO_FRAME_PLANE_STRIDE (frame,
+            0), format};
+}
+
+/* An input frame's plane 0 in the layout plane_formats gives it. */
 static gboolean
 gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
 {
@@ -543,11 +580,7 @@ gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
 
   for (i = 0; i < G_N_ELEMENTS (plane_formats); i++) {
     if (plane_formats[i].video == format) {
-      plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-      plane->width = GST_VIDEO_FRAME_WIDTH (frame);
-      plane->height = GST_VIDEO_FRAME_HEIGHT (frame);
-      plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-      plane->format = plane_formats[i].sd;
+      *plane = gst_stereo_depth_plane_as (frame, plane_formats[i].sd);
       return TRUE;
     }
   }
@@ -705,13 +738,13 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   memmove (&self->pending[0], &self->pending[1],
       self->n_pending * sizeof (self->pending[0]));
 
-  /* the output's layout was found when it was mapped for the submit; the
-   * confidence is GRAY8, which has one */
-  gst_stereo_depth_plane (&pending.frame, &op);
+  /* the engine writes host-endian samples, which are the src caps'
+   * GRAY16_LE on little-endian hosts (x86-64, ARM64) */
+  op = gst_stereo_depth_plane_as (&pending.frame, SD_PIXEL_GRAY16);
   with_confidence = pending.confidence
       && gst_stereo_depth_confidence_begin (self, &pending.frame, &conf);
   if (with_confidence)
-    gst_stereo_depth_plane (&conf.frame, &cp);
+    cp = gst_stereo_depth_plane_as (&conf.frame, SD_PIXEL_GRAY8);
   start = gst_util_get_timestamp ();
   status = sd_engine_collect (self->engine, &op,
       with_confidence ? &cp : NULL, &err);

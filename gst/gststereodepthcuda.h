@@ -15,11 +15,6 @@ G_BEGIN_DECLS
 
 typedef struct _GstStereoDepth GstStereoDepth;
 
-/* The formats the sink pads take in CUDA memory: those of the system
- * memory list (plane 0 is the luma) that GStreamer 1.22's CUDA allocator
- * holds; it has no GRAY formats. */
-#define GST_STEREO_DEPTH_CUDA_FORMATS "{ NV12, I420, YV12, Y42B, Y444 }"
-
 #ifdef HAVE_GST_CUDA
 
 /* Handles a context query with the element's GstCudaContext; FALSE when

@@ -18,17 +18,40 @@ sd_check_scene_teardown (void)
   sd_synth_free (&sd_check_scene);
 }
 
-const GstVideoFormat sd_check_formats[] = {
-  GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_GRAY16_LE, GST_VIDEO_FORMAT_I420,
-  GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B,
-  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_YVYU,
-  GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR,
-  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
-  GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
-  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
-};
+GstVideoFormat *
+sd_check_formats (guint * n)
+{
+  GstElementFactory *factory = gst_element_factory_find ("stereodepth");
+  GstCaps *caps = NULL;
+  const GValue *list;
+  GstVideoFormat *formats;
+  const GList *t;
+  guint i;
 
-const guint sd_check_n_formats = G_N_ELEMENTS (sd_check_formats);
+  fail_unless (factory != NULL, "stereodepth is not in the registry");
+  for (t = gst_element_factory_get_static_pad_templates (factory); t;
+      t = t->next) {
+    GstStaticPadTemplate *templ = t->data;
+
+    if (g_str_equal (templ->name_template, "sink_right"))
+      caps = gst_static_caps_get (&templ->static_caps);
+  }
+  fail_unless (caps != NULL);
+  /* the last structure is system memory (CUDA memory comes first) */
+  list = gst_structure_get_value (gst_caps_get_structure (caps,
+          gst_caps_get_size (caps) - 1), "format");
+  fail_unless (list != NULL && GST_VALUE_HOLDS_LIST (list));
+  *n = gst_value_list_get_size (list);
+  formats = g_new (GstVideoFormat, *n);
+  for (i = 0; i < *n; i++) {
+    formats[i] = gst_video_format_from_string (g_value_get_string
+        (gst_value_list_get_value (list, i)));
+    fail_unless (formats[i] != GST_VIDEO_FORMAT_UNKNOWN);
+  }
+  gst_caps_unref (caps);
+  gst_object_unref (factory);
+  return formats;
+}
 
 void
 sd_check_params (SdParams * params)
@@ -217,8 +240,14 @@ sd_check_frame_new (GstVideoFormat format, const guint8 * gray, gint width,
         guint v = component_value (frame.info.finfo, c,
             gray[y * width + x]);
 
-        if (GST_VIDEO_FRAME_COMP_DEPTH (&frame, c) == 16)
-          GST_WRITE_UINT16_LE (p, (v << 8) | 0x5a);
+        guint depth = GST_VIDEO_FRAME_COMP_DEPTH (&frame, c);
+
+        /* wider samples: v in the top 8 of their bits, other bits
+         * below it that the luma must not keep, at the sample's shift */
+        if (depth > 8)
+          GST_WRITE_UINT16_LE (p, ((v << (depth - 8)) | (0x5a & ((1u <<
+                          (depth - 8)) - 1))) <<
+              GST_VIDEO_FORMAT_INFO_SHIFT (frame.info.finfo, c));
         else
           *p = v;
       }

@@ -22,9 +22,10 @@ extern SdSynthPair sd_check_scene;
 void sd_check_scene_setup (void);
 void sd_check_scene_teardown (void);
 
-/* Every input format stereodepth accepts. */
-extern const GstVideoFormat sd_check_formats[];
-extern const guint sd_check_n_formats;
+/* Every input format stereodepth accepts, as its sink_right pad template
+ * lists them in system memory; *n gets their number.  Owned by the
+ * caller. */
+GstVideoFormat *sd_check_formats (guint * n);
 
 /* stereodepth with its left pad (and src) in left, its right pad in right;
  * bus receives the element's messages. */

@@ -90,14 +90,15 @@ static const Layout layouts[] = {
 };
 
 /* Every layout, in formats of one, two (packed 4:2:2, as stereo USB
- * cameras send), three and four bytes a pixel and a planar one, gives the
- * two-pad output bit for bit, at the view's size, frame after frame, and
- * ends at EOS. */
+ * cameras send), three and four bytes a pixel and planar ones of 8 and 10
+ * bits, gives the two-pad output bit for bit, at the view's size, frame
+ * after frame, and ends at EOS. */
 GST_START_TEST (test_packed_equals_two_pads)
 {
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
     GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY, GST_VIDEO_FORMAT_RGB,
-    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_I420
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_AYUV, GST_VIDEO_FORMAT_I420,
+    GST_VIDEO_FORMAT_P010_10LE
   };
   SdParams params;
   guint16 *ref;

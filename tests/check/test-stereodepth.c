@@ -51,12 +51,13 @@ reference (void)
 GST_START_TEST (test_every_format)
 {
   guint16 *ref = reference ();
-  guint i;
+  guint i, n_formats;
+  GstVideoFormat *formats = sd_check_formats (&n_formats);
 
-  for (i = 0; i < sd_check_n_formats; i++) {
-    GstVideoFormat lf = sd_check_formats[i];
+  for (i = 0; i < n_formats; i++) {
+    GstVideoFormat lf = formats[i];
     /* the right input uses another format, so mixed formats are covered */
-    GstVideoFormat rf = sd_check_formats[(i + 5) % sd_check_n_formats];
+    GstVideoFormat rf = formats[(i + 5) % n_formats];
     SdCheckPair p;
     GstCaps *caps;
     GstStructure *s;
@@ -80,6 +81,7 @@ GST_START_TEST (test_every_format)
     gst_caps_unref (caps);
     sd_check_pair_clear (&p);
   }
+  g_free (formats);
   g_free (ref);
 }
 
@@ -111,6 +113,40 @@ GST_START_TEST (test_caps_from_left)
   fail_unless (n == 4 && d == 3);
   gst_caps_unref (caps);
   sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
+/* Both fields woven into each frame: matched as a frame, the output
+ * progressive (one depth map a frame). */
+GST_START_TEST (test_interlaced_woven)
+{
+  guint16 *ref = reference ();
+  const gchar *modes[] = { "interleaved", "mixed" };
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++) {
+    gchar *in = g_strdup_printf ("video/x-raw,format=I420,width=%d,"
+        "height=%d,framerate=30/1,interlace-mode=%s", W, H, modes[m]);
+    SdCheckPair p;
+    GstCaps *caps;
+    const gchar *mode;
+
+    sd_check_pair_init (&p, FALSE);
+    gst_harness_set_src_caps_str (p.left, in);
+    gst_harness_set_src_caps_str (p.right, in);
+    push_left (&p, GST_VIDEO_FORMAT_I420, 0);
+    push_right (&p, GST_VIDEO_FORMAT_I420, 0);
+    sd_check_expect_output (&p, 0, ref);
+    caps = gst_pad_get_current_caps (p.left->sinkpad);
+    mode = gst_structure_get_string (gst_caps_get_structure (caps, 0),
+        "interlace-mode");
+    fail_unless (mode == NULL || g_str_equal (mode, "progressive"),
+        "the output says interlace-mode=%s", mode);
+    gst_caps_unref (caps);
+    sd_check_pair_clear (&p);
+    g_free (in);
+  }
+  g_free (ref);
 }
 
 GST_END_TEST;
@@ -1014,6 +1050,7 @@ stereodepth_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_caps_from_left);
+  tcase_add_test (tc, test_interlaced_woven);
   tcase_add_test (tc, test_size_mismatch);
   tcase_add_test (tc, test_frame_before_caps);
   tcase_add_test (tc, test_pairing_jitter);

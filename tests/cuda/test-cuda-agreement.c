@@ -529,7 +529,8 @@ formats (SdEngine * cpu, SdEngine * gpu)
 {
   static const SdPixelFormat fmts[] = { SD_PIXEL_GRAY16, SD_PIXEL_RGB,
     SD_PIXEL_BGR, SD_PIXEL_RGBX, SD_PIXEL_BGRX, SD_PIXEL_XRGB, SD_PIXEL_XBGR,
-    SD_PIXEL_YUYV, SD_PIXEL_UYVY, SD_PIXEL_GRAY8
+    SD_PIXEL_YUYV, SD_PIXEL_UYVY, SD_PIXEL_GRAY16_LE, SD_PIXEL_GRAY10_LE,
+    SD_PIXEL_GRAY12_LE, SD_PIXEL_AYUV, SD_PIXEL_VUYA, SD_PIXEL_GRAY8
   };
   const int w = 75, h = 33;
   for (size_t f = 0; f < sizeof (fmts) / sizeof (fmts[0]); f++) {

@@ -72,7 +72,8 @@ check_layouts (void)
 
   const SdPixelFormat formats[] = { SD_PIXEL_GRAY8, SD_PIXEL_GRAY16,
     SD_PIXEL_RGB, SD_PIXEL_BGR, SD_PIXEL_RGBX, SD_PIXEL_BGRX, SD_PIXEL_XRGB,
-    SD_PIXEL_XBGR, SD_PIXEL_YUYV, SD_PIXEL_UYVY
+    SD_PIXEL_XBGR, SD_PIXEL_YUYV, SD_PIXEL_UYVY, SD_PIXEL_GRAY16_LE,
+    SD_PIXEL_GRAY10_LE, SD_PIXEL_GRAY12_LE, SD_PIXEL_AYUV, SD_PIXEL_VUYA
   };
   for (size_t f = 0; f < sizeof (formats) / sizeof (formats[0]); f++) {
     const SdPixelLayout *lay = sd_pixel_layout (formats[f]);
@@ -89,10 +90,18 @@ check_layouts (void)
             uint16_t v16 = (uint16_t) (v << 8 | 0x5a);
             memcpy (px, &v16, 2);
           } else if (lay->luma >= 0) {
-            /* the bytes beside the luma (packed YUV's chroma) vary and
-             * must not count */
-            memset (px, (x * 37 + y) & 0xff, (size_t) lay->bytes_per_pixel);
-            px[lay->luma] = v;
+            /* the bytes beside the luma (packed YUV's chroma, a 16-bit
+             * sample's low bits) vary and must not count */
+            const unsigned noise = (x * 37 + y) & 0xff;
+            memset (px, noise, (size_t) lay->bytes_per_pixel);
+            if (lay->luma_shift) {
+              const unsigned sample = (unsigned) v << lay->luma_shift |
+                  (noise & ((1u << lay->luma_shift) - 1));
+              px[lay->luma] = sample & 0xff;
+              px[lay->luma + 1] = sample >> 8;
+            } else {
+              px[lay->luma] = v;
+            }
           } else {
             /* gray colour: luma of (v, v, v) is v */
             px[lay->r] = px[lay->g] = px[lay->b] = v;

@@ -231,6 +231,22 @@ main (void)
   const uint16_t g16 = 0xab12;
   SD_CHECK_INT (sd_plane_luma_at ((const uint8_t *) &g16, 0,
           SD_PIXEL_GRAY16), 0xab);
+  /* little-endian 16-bit samples on any host: the 8 most significant of
+   * the bits they hold, 255 for a sample wider than its bits */
+  const uint8_t le16[2] = { 0x12, 0xab }, le10[2] = { 0xb7, 0x02 };
+  const uint8_t le12[2] = { 0xb7, 0x0a }, over[2] = { 0x00, 0x40 };
+  SD_CHECK_INT (sd_plane_luma_at (le16, 0, SD_PIXEL_GRAY16_LE), 0xab);
+  SD_CHECK_INT (sd_plane_luma_at (le10, 0, SD_PIXEL_GRAY10_LE), 0xad);
+  SD_CHECK_INT (sd_plane_luma_at (le12, 0, SD_PIXEL_GRAY12_LE), 0xab);
+  SD_CHECK_INT (sd_plane_luma_at (over, 0, SD_PIXEL_GRAY10_LE), 255);
+  SD_CHECK_INT (sd_plane_luma_at (over, 0, SD_PIXEL_GRAY12_LE), 255);
+  /* packed 4:4:4 with alpha: A Y U V and V U Y A */
+  const uint8_t ayuv[8] = { 255, 10, 128, 129, 255, 20, 130, 131 };
+  const uint8_t vuya[8] = { 128, 129, 10, 255, 130, 131, 20, 255 };
+  for (int x = 0; x < 2; x++) {
+    SD_CHECK_INT (sd_plane_luma_at (ayuv, x, SD_PIXEL_AYUV), 10 * (x + 1));
+    SD_CHECK_INT (sd_plane_luma_at (vuya, x, SD_PIXEL_VUYA), 10 * (x + 1));
+  }
   /* packed 4:2:2: every pixel's Y, whichever chroma sample shares it */
   const uint8_t yuyv[8] = { 10, 128, 20, 129, 30, 130, 40, 131 };
   const uint8_t uyvy[8] = { 128, 10, 129, 20, 130, 30, 131, 40 };
