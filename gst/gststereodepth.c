@@ -1337,6 +1337,19 @@ gst_stereo_depth_sink_query (GstAggregator * agg, GstAggregatorPad * pad,
   return GST_AGGREGATOR_CLASS (parent_class)->sink_query (agg, pad, query);
 }
 
+/* Frames may come with any strides and plane offsets: GstVideoMeta says
+ * them and gst_video_frame_map() follows it.  Saying so lets cameras and
+ * decoders hand over their padded buffers instead of copying each into
+ * the default layout. */
+static gboolean
+gst_stereo_depth_propose_allocation (G_GNUC_UNUSED GstAggregator * agg,
+    G_GNUC_UNUSED GstAggregatorPad * pad,
+    G_GNUC_UNUSED GstQuery * decide_query, GstQuery * query)
+{
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
 static gboolean
 gst_stereo_depth_src_query (GstAggregator * agg, GstQuery * query)
 {
@@ -1655,6 +1668,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
   agg_class->sink_event = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_event);
   agg_class->sink_query = GST_DEBUG_FUNCPTR (gst_stereo_depth_sink_query);
   agg_class->src_query = GST_DEBUG_FUNCPTR (gst_stereo_depth_src_query);
+  agg_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_stereo_depth_propose_allocation);
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_stereo_depth_set_context);
   agg_class->flush = GST_DEBUG_FUNCPTR (gst_stereo_depth_flush);

@@ -151,6 +151,39 @@ GST_START_TEST (test_interlaced_woven)
 
 GST_END_TEST;
 
+/* Both inputs say upstream may keep its strides and plane offsets
+ * (GstVideoMeta), so cameras and decoders need not copy their padded
+ * frames. */
+GST_START_TEST (test_video_meta_proposed)
+{
+  SdCheckPair p;
+  GstHarness *sides[2];
+
+  sd_check_pair_init (&p, FALSE);
+  sides[0] = p.left;
+  sides[1] = p.right;
+  for (guint i = 0; i < 2; i++) {
+    GstCaps *caps;
+    GstQuery *query;
+
+    sd_check_set_caps (sides[i], "NV12", W, H);
+    caps = gst_caps_from_string ("video/x-raw,format=NV12");
+    gst_caps_set_simple (caps, "width", G_TYPE_INT, W, "height", G_TYPE_INT,
+        H, "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+    query = gst_query_new_allocation (caps, TRUE);
+    fail_unless (gst_pad_peer_query (sides[i]->srcpad, query),
+        "input %u answered no allocation query", i);
+    fail_unless (gst_query_find_allocation_meta (query,
+            GST_VIDEO_META_API_TYPE, NULL), "input %u takes no GstVideoMeta",
+        i);
+    gst_query_unref (query);
+    gst_caps_unref (caps);
+  }
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* Inputs of different sizes: a not-negotiated error naming both sizes. */
 GST_START_TEST (test_size_mismatch)
 {
@@ -1051,6 +1084,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_caps_from_left);
   tcase_add_test (tc, test_interlaced_woven);
+  tcase_add_test (tc, test_video_meta_proposed);
   tcase_add_test (tc, test_size_mismatch);
   tcase_add_test (tc, test_frame_before_caps);
   tcase_add_test (tc, test_pairing_jitter);
