@@ -565,10 +565,14 @@ gst_stereo_depth_update_engine (GstStereoDepth * self)
 static SdPlane
 gst_stereo_depth_plane_as (const GstVideoFrame * frame, SdPixelFormat format)
 {
-  return (SdPlane) {
-  GST_VIDEO_FRAME_PLANE_DATA (frame, 0), GST_VIDEO_FRAME_WIDTH (frame),
-        GST_VIDEO_FRAME_HEIGHT (frame), GST_VIDEO_FRAME_PLANE_STRIDE (frame,
-            0), format};
+  SdPlane plane;
+
+  plane.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  plane.width = GST_VIDEO_FRAME_WIDTH (frame);
+  plane.height = GST_VIDEO_FRAME_HEIGHT (frame);
+  plane.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  plane.format = format;
+  return plane;
 }
 
 /* An input frame's plane 0 in the layout plane_formats gives it. */
