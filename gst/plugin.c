@@ -1,7 +1,8 @@
-/* stereodepth plugin: registers its two elements. */
+/* stereodepth plugin: registers its elements. */
 #include <gst/gst.h>
 
 #include "gstdepthcolormap.h"
+#include "gstdepthtemporal.h"
 #include "gststereodepth.h"
 
 static gboolean
@@ -11,6 +12,7 @@ plugin_init (GstPlugin * plugin)
 
   ret |= GST_ELEMENT_REGISTER (stereodepth, plugin);
   ret |= GST_ELEMENT_REGISTER (depthcolormap, plugin);
+  ret |= GST_ELEMENT_REGISTER (depthtemporal, plugin);
 
   return ret;
 }

@@ -143,6 +143,7 @@ static const SdCpuStages reference_stages = {
   .hbp_workspace_bytes = sd_cpu_hbp_workspace_bytes,
   .hbp = sd_cpu_hbp,
   .guided_median = reference_guided_median,
+  .temporal_row = sd_temporal_row,
 };
 
 static const SdCpuStages *

@@ -594,4 +594,5 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .hbp_workspace_bytes = SD_FAST (sd_fast_hbp_workspace_bytes),
   .hbp = SD_FAST (sd_fast_hbp),
   .guided_median = SD_FAST (sd_fast_guided_median),
+  .temporal_row = SD_FAST (sd_fast_temporal_row),
 };

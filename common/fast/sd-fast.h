@@ -13,6 +13,7 @@
 #define SD_FAST_H
 
 #include "../cpu/sd-cpu.h"
+#include "../sd-temporal.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -64,6 +65,9 @@ typedef struct
   /* sd_cpu_guided_median */
   void (*guided_median) (const SdParams * p, const int16_t * src,
       const uint8_t * guide, int16_t * dst, int width, int height);
+  /* sd_temporal_row (the depthtemporal element's filter) */
+  void (*temporal_row) (const SdTemporalParams * p, uint16_t * row,
+      uint16_t * value, uint8_t * held, int width);
 } SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -112,6 +116,8 @@ void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
 void SD_FAST (sd_fast_guided_median) (const SdParams * params,
     const int16_t * src, const uint8_t * guide, int16_t * dst, int width,
     int height);
+void SD_FAST (sd_fast_temporal_row) (const SdTemporalParams * p,
+    uint16_t * row, uint16_t * value, uint8_t * held, int width);
 size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
     int width, int height);
 void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,

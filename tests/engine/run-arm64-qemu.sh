@@ -28,12 +28,12 @@ double sd_stereo_calib_focal_baseline (const SdStereoCalib * c)
 { (void) c; return 0; }
 C
 cd "$work"
-for f in fast-cost fast-sgm fast-median fast-hbp fast-guided-median; do
+for f in fast-cost fast-sgm fast-median fast-hbp fast-guided-median fast-temporal; do
   "${cc[@]}" -DSD_FAST_ISA=portable -c "$root/common/fast/$f.c"
 done
 "${cc[@]}" -DSD_FAST_HAVE_PORTABLE -c "$root"/common/fast/fast-dispatch.c \
   "$root"/common/fast/fast-refine.c "$root"/common/cpu/*.c \
-  "$root"/common/sd-{params,message,rectify,engine,backends,image,colormap,band}.c \
+  "$root"/common/sd-{params,message,rectify,engine,backends,image,colormap,band,temporal}.c \
   "$root"/tests/support/*.c shims.c
 lib=(*.o)
 "${cc[@]}" -static -o test-fast-stages "$root/tests/engine/test-fast-stages.c" \

@@ -1,8 +1,8 @@
 /* The fast CPU stages of one instruction-set build (SD_CPU_ISA, or the best
  * this processor runs) against the reference's, stage by stage, bit for
  * bit, on random inputs of edge sizes: the census and cost volume, the
- * disparity median with every share of invalid pixels, the guided median
- * and hierarchical BP's beliefs.  test-cpu-agreement
+ * disparity median with every share of invalid pixels, the guided median,
+ * hierarchical BP's beliefs and the temporal filter's rows.  test-cpu-agreement
  * holds the whole pipeline; this one names the stage that differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +173,37 @@ test_hbp (const SdCpuStages * st)
   }
 }
 
+/* The temporal filter's row over frames of noise around a value, holes
+ * and jumps, with parameters from none to every pixel smoothed and held:
+ * output, history and hold counts as the reference's. */
+static void
+test_temporal_row (const SdCpuStages * st)
+{
+  const SdTemporalParams params[] = { {256, 0, 0}, {102, 16, 2}, {1, 65535,
+          255}, {128, 40, 1}
+  };
+  enum { W = 131, FRAMES = 12 };
+  for (size_t k = 0; k < sizeof (params) / sizeof (params[0]); k++) {
+    uint16_t ref_value[W] = { 0 }, fast_value[W] = { 0 };
+    uint8_t ref_held[W] = { 0 }, fast_held[W] = { 0 };
+    for (int f = 0; f < FRAMES; f++) {
+      uint16_t ref_row[W], fast_row[W];
+      for (int x = 0; x < W; x++) {
+        const int r = rand () % 100;
+        ref_row[x] = r < 20 ? 0 : r < 30 ? (uint16_t) (rand () % 65536) :
+            (uint16_t) (800 + rand () % 60);
+        fast_row[x] = ref_row[x];
+      }
+      sd_temporal_row (&params[k], ref_row, ref_value, ref_held, W);
+      st->temporal_row (&params[k], fast_row, fast_value, fast_held, W);
+      SD_CHECK (!memcmp (ref_row, fast_row, sizeof (ref_row))
+          && !memcmp (ref_value, fast_value, sizeof (ref_value))
+          && !memcmp (ref_held, fast_held, sizeof (ref_held)),
+          "temporal row, parameters %zu, frame %d", k, f);
+    }
+  }
+}
+
 int
 main (void)
 {
@@ -188,5 +219,6 @@ main (void)
   test_median_disparity (st);
   test_guided_median (st);
   test_hbp (st);
+  test_temporal_row (st);
   return sd_test_exit ("test-fast-stages");
 }
