@@ -25,8 +25,9 @@ fi
 # The preview sinks do not sync: on the CPU backend a pair may take longer
 # than a frame, and late pictures are better than none.  Each of the
 # element's source pads has its own queue, as a second one needs.
+# depthtemporal evens out the shimmer of a still scene from frame to frame.
 gst-launch-1.0 -e \
-  stereodepth name=sd "$@" ! queue ! depthcolormap smoothing=0.8 ! \
+  stereodepth name=sd "$@" ! queue ! depthtemporal ! depthcolormap smoothing=0.8 ! \
     videoconvert ! autovideosink sync=false \
   "${confidence[@]}" \
   v4l2src device="$left" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \
