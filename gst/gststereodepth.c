@@ -36,7 +36,9 @@
  * reports one frame of latency plus the time a pair takes, and a pair still
  * incomplete after it is dropped; a pair that could no longer be computed
  * by its deadline is skipped, counted in #GstStereoDepth:pairs-late
- * (gststereodepthpace.h).  EOS is sent once either input is at EOS and no
+ * (gststereodepthpace.h), as it is without live sources into a sink that
+ * syncs to the clock (files played to a screen; its QoS events say so).
+ * EOS is sent once either input is at EOS and no
  * pair can be formed.
  *
  * An input that stops delivering (no frames, no EOS) while the other goes on
@@ -1484,6 +1486,7 @@ gst_stereo_depth_flush (GstAggregator * agg)
 
   gst_stereo_depth_discard (self);
   self->drain_flow = GST_FLOW_OK;
+  gst_stereo_depth_pace_flush (self);
   return GST_FLOW_OK;
 }
 
@@ -1634,10 +1637,11 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_PAIRS_LATE,
       g_param_spec_uint64 ("pairs-late", "Pairs late",
-          "Pairs skipped since the element started because, with live "
-          "sources, their disparity could no longer be ready by their "
-          "deadline (the backend is slower than the cameras); each also "
-          "posts a QoS message", 0, G_MAXUINT64, 0,
+          "Pairs skipped since the element started because their "
+          "disparity could no longer be ready by their deadline (the "
+          "backend is slower than the cameras, or than files played to a "
+          "sink that syncs); each also posts a QoS message", 0, G_MAXUINT64,
+          0,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_MEAN_PROCESS_TIME,
       g_param_spec_uint64 ("mean-process-time", "Mean process time",

@@ -6,7 +6,9 @@
  * than computed late.  So a backend slower than the cameras (the CPU at
  * large sizes) shows the newest pairs on time, at the rate it manages,
  * instead of every pair later and later until the sink drops them all.
- * Without live sources nothing changes: every pair is computed. */
+ * Without live sources the same holds once a sink that syncs to the clock
+ * has sent a QoS event (a file played to a screen); otherwise (a recording)
+ * every pair is computed. */
 #ifndef __GST_STEREO_DEPTH_PACE_H__
 #define __GST_STEREO_DEPTH_PACE_H__
 
@@ -34,6 +36,9 @@ typedef struct
    * GST_CLOCK_TIME_NONE); under the object lock, as that event comes in
    * another thread */
   GstClockTime pipeline_latency;
+  /* a QoS event has come from downstream since the start or the last
+   * flush: a sink syncs to the clock; under the object lock */
+  gboolean downstream_syncs;
   GstClockTime recent[GST_STEREO_DEPTH_PACE_WINDOW];    /* compute times */
   guint n_recent;
   guint next;                   /* where the next compute time goes */
@@ -50,6 +55,9 @@ void gst_stereo_depth_pace_set_pairing (GstStereoDepth * self,
  * (164 ms at 4K on CUDA, then 23 ms a pair): the latency covers it, but it
  * stays out of the recent times. */
 void gst_stereo_depth_pace_new_engine (GstStereoDepth * self);
+/* A flush: the sinks have yet to say again whether they sync (they send
+ * QoS once they render in the new segment). */
+void gst_stereo_depth_pace_flush (GstStereoDepth * self);
 /* A pair took elapsed in the engine.  When live, the compute allowance
  * follows the slowest of the recent pairs (a quarter on top, whole
  * milliseconds): raised at once, lowered once it is less than half; the
@@ -60,8 +68,9 @@ void gst_stereo_depth_pace_note (GstStereoDepth * self, GstClockTime elapsed);
  * the sinks render an output. */
 void gst_stereo_depth_pace_init (GstStereoDepth * self);
 /* Whether the pair at running_time (its left frame buf, of pad) can no
- * longer be computed by its deadline when live; such a pair is counted in
- * pairs-late and a QoS message says so.  The caller drops its frames. */
+ * longer be computed by its deadline, when live or when a sink syncs; such
+ * a pair is counted in pairs-late and a QoS message says so.  The caller
+ * drops its frames. */
 gboolean gst_stereo_depth_pace_late (GstStereoDepth * self,
     GstAggregatorPad * pad, GstBuffer * buf, GstClockTime running_time);
 
