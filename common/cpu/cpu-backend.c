@@ -185,6 +185,10 @@ static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
   sd_cpu_tiled_bp
 };
 
+static const BpMethod fast_tiled_bp = { sd_fast_tiled_bp_workspace_bytes,
+  sd_fast_tiled_bp
+};
+
 /* The left disparities (and margins, when margin is not NULL) from the
  * beliefs and, for the left-right check, the right ones. */
 static void
@@ -301,8 +305,8 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
           pre_right, disp, margin, right_disp, w, h);
       break;
     case SD_ALGORITHM_TILED_BP:
-      ok = run_bp (s, &tiled_bp, p, pre_left, pre_right, disp, margin,
-          right_disp, w, h);
+      ok = run_bp (s, s->fast ? &fast_tiled_bp : &tiled_bp, p, pre_left,
+          pre_right, disp, margin, right_disp, w, h);
       break;
   }
   if (!ok)

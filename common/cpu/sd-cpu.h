@@ -217,6 +217,14 @@ int32_t sd_tiled_bp_fixed (float cost);
 void sd_tiled_bp_message (const int32_t * data, const int32_t * in_a,
     const int32_t * in_b, const int32_t * in_c, int32_t * out,
     int num_disparities, int32_t disc_trunc);
+/* tiles of tile pixels that cover size pixels */
+int sd_tiled_bp_tiles (int size, int tile);
+/* The workspace: the messages that cross tile edges (zeroed before the
+ * first visit), then one visit's grid (a tile with a halo, its own state
+ * while it runs); sd_cpu_tiled_bp_workspace_bytes is the sum. */
+size_t sd_cpu_tiled_bp_edges_bytes (const SdParams * params, int width,
+    int height);
+size_t sd_cpu_tiled_bp_grid_bytes (const SdParams * params);
 size_t sd_cpu_tiled_bp_workspace_bytes (const SdParams * params, int width,
     int height);
 /* Beliefs of every pixel and disparity from the data costs: tiles of
@@ -231,6 +239,12 @@ void sd_cpu_tiled_bp (const SdParams * params, const float *data,
  * NULL.  sd_cpu_tiled_bp is a sequence of these. */
 void sd_cpu_tiled_bp_visit (const SdParams * params, const float *data,
     float *belief, void *workspace, int width, int height, int tx, int ty);
+/* The same with the edges' messages and the visit's grid apart: visits
+ * that run at once (the tiles of one anti-diagonal) share the edges and
+ * each has a grid of its own. */
+void sd_cpu_tiled_bp_visit_in (const SdParams * params, const float *data,
+    float *belief, void *edges, void *grid, int width, int height, int tx,
+    int ty);
 
 /* Writes the output contract (sd-output.h): 16 * d or depth in
  * millimetres as params->output says, 0 for invalid. */

@@ -75,52 +75,65 @@ typedef struct
   int32_t *data, *up, *down, *left, *right;
 } TileGrid;
 
-/* How the workspace is cut.  The boundary between tile columns c and c + 1
- * keeps, for each image row, the message its left side sent right (east)
- * and the one its right side sent left (west); likewise between tile rows
- * r and r + 1 for each image column (south and north).  Then comes one
- * visit's TileGrid, whose halo holds what came in from outside. */
+/* How the edges' workspace is cut.  The boundary between tile columns c
+ * and c + 1 keeps, for each image row, the message its left side sent
+ * right (east) and the one its right side sent left (west); likewise
+ * between tile rows r and r + 1 for each image column (south and north).
+ * A visit's TileGrid, whose halo holds what came in from outside, lies
+ * apart (after the edges in sd_cpu_tiled_bp's workspace, one a thread in
+ * a parallel version's). */
 typedef struct
 {
   int tiles_x, tiles_y;
-  int32_t *east, *west, *south, *north, *grid;
+  int32_t *east, *west, *south, *north;
 } TiledLayout;
 
-static int
-tile_count (int size, int tile)
+/* Fills l's tile counts, and its pointers into edges when edges is not
+ * NULL; returns the edges' size in int32s. */
+static size_t
+lay_out (const SdParams * p, int32_t * edges, int width, int height,
+    TiledLayout * l)
+{
+  const size_t D = (size_t) p->num_disparities;
+  l->tiles_x = sd_tiled_bp_tiles (width, p->tile_size);
+  l->tiles_y = sd_tiled_bp_tiles (height, p->tile_size);
+  const size_t vertical = (size_t) (l->tiles_x - 1) * height * D;
+  const size_t horizontal = (size_t) (l->tiles_y - 1) * width * D;
+  const size_t at[5] = { 0, vertical, 2 * vertical,
+    2 * vertical + horizontal, 2 * (vertical + horizontal)
+  };
+  l->east = edges ? edges + at[0] : NULL;
+  l->west = edges ? edges + at[1] : NULL;
+  l->south = edges ? edges + at[2] : NULL;
+  l->north = edges ? edges + at[3] : NULL;
+  return at[4];
+}
+
+int
+sd_tiled_bp_tiles (int size, int tile)
 {
   return (size + tile - 1) / tile;
 }
 
-/* Fills l's tile counts, and its pointers into ws when ws is not NULL;
- * returns the workspace size in int32s. */
-static size_t
-lay_out (const SdParams * p, int32_t * ws, int width, int height,
-    TiledLayout * l)
+size_t
+sd_cpu_tiled_bp_edges_bytes (const SdParams * p, int width, int height)
 {
-  const size_t D = (size_t) p->num_disparities;
-  const size_t halo = (size_t) (p->tile_size + 2) * (p->tile_size + 2) * D;
-  l->tiles_x = tile_count (width, p->tile_size);
-  l->tiles_y = tile_count (height, p->tile_size);
-  const size_t vertical = (size_t) (l->tiles_x - 1) * height * D;
-  const size_t horizontal = (size_t) (l->tiles_y - 1) * width * D;
-  const size_t at[6] = { 0, vertical, 2 * vertical,
-    2 * vertical + horizontal, 2 * (vertical + horizontal),
-    2 * (vertical + horizontal) + 5 * halo
-  };
-  l->east = ws ? ws + at[0] : NULL;
-  l->west = ws ? ws + at[1] : NULL;
-  l->south = ws ? ws + at[2] : NULL;
-  l->north = ws ? ws + at[3] : NULL;
-  l->grid = ws ? ws + at[4] : NULL;
-  return at[5];
+  TiledLayout l;
+  return sizeof (int32_t) * lay_out (p, NULL, width, height, &l);
+}
+
+size_t
+sd_cpu_tiled_bp_grid_bytes (const SdParams * p)
+{
+  const size_t side = (size_t) p->tile_size + 2;
+  return sizeof (int32_t) * 5 * side * side * (size_t) p->num_disparities;
 }
 
 size_t
 sd_cpu_tiled_bp_workspace_bytes (const SdParams * p, int width, int height)
 {
-  TiledLayout l;
-  return sizeof (int32_t) * lay_out (p, NULL, width, height, &l);
+  return sd_cpu_tiled_bp_edges_bytes (p, width, height)
+      + sd_cpu_tiled_bp_grid_bytes (p);
 }
 
 /* Where the grid keeps the message pixel (x, y) sends towards side (an
@@ -259,24 +272,26 @@ write_beliefs (const TileGrid * g, float *belief, int width, int x0, int y0)
 }
 
 void
-sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
-    void *workspace, int width, int height, int tx, int ty)
+sd_cpu_tiled_bp_visit_in (const SdParams * p, const float *data,
+    float *belief, void *edges, void *grid, int width, int height, int tx,
+    int ty)
 {
   const int D = p->num_disparities, T = p->tile_size;
   const int32_t disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
   TiledLayout l;
-  lay_out (p, workspace, width, height, &l);
+  lay_out (p, edges, width, height, &l);
   const int x0 = tx * T, y0 = ty * T;
   const int w = width - x0 < T ? width - x0 : T;
   const int h = height - y0 < T ? height - y0 : T;
   const size_t cells = (size_t) (w + 2) * (h + 2) * D;
-  TileGrid g = { w + 2, h + 2, D, l.grid, l.grid + cells, l.grid + 2 * cells,
-    l.grid + 3 * cells, l.grid + 4 * cells
+  int32_t *const at = grid;
+  TileGrid g = { w + 2, h + 2, D, at, at + cells, at + 2 * cells,
+    at + 3 * cells, at + 4 * cells
   };
 
   /* the inner messages restart from zero; so do the halo's, which stand
    * for "no neighbour" at the image border */
-  memset (l.grid, 0, sizeof (int32_t) * 5 * cells);
+  memset (at, 0, sizeof (int32_t) * 5 * cells);
   for (int y = 0; y < h; y++)
     for (int i = 0; i < w * D; i++)
       g.data[((size_t) (y + 1) * g.width + 1) * D + i] =
@@ -294,6 +309,15 @@ sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
   exchange_edges (&g, &l, width, height, tx, ty, T, true, disc_trunc);
   if (belief)
     write_beliefs (&g, belief, width, x0, y0);
+}
+
+void
+sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
+    void *workspace, int width, int height, int tx, int ty)
+{
+  sd_cpu_tiled_bp_visit_in (p, data, belief, workspace,
+      (char *) workspace + sd_cpu_tiled_bp_edges_bytes (p, width, height),
+      width, height, tx, ty);
 }
 
 void

@@ -90,6 +90,12 @@ void sd_fast_bp_data_cost (const SdParams * params, const float *left,
 void sd_fast_bp_disparities (const SdParams * params, const float *belief,
     int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
     int height);
+/* fast-tiledbp.c (one build for every processor): sd_cpu_tiled_bp over
+ * threads, a wavefront of tiles; the same beliefs. */
+size_t sd_fast_tiled_bp_workspace_bytes (const SdParams * params, int width,
+    int height);
+void sd_fast_tiled_bp (const SdParams * params, const float *data,
+    float *belief, void *workspace, int width, int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cpu/sd-cpu.h"
+#include "fast/sd-fast.h"
 #include "sd-engine.h"
 #include "sd-eval.h"
 #include "sd-synth.h"
@@ -245,6 +246,49 @@ test_wavefront (void)
   free (raster);
   free (ws);
   free (wave);
+}
+
+/* The cpu backend's tiled BP (common/fast/fast-tiledbp.c) runs the tiles
+ * of each anti-diagonal on threads: the beliefs are the reference's for
+ * every thread count, on images with partial tiles, a single tile column
+ * and row, and more threads than a diagonal has tiles. */
+static void
+test_threads (void)
+{
+  static const int cases[][5] = {
+    /* width, height, disparities, tile size, inner iterations */
+    {45, 29, 9, 8, 2}, {97, 61, 16, 10, 1}, {7, 40, 5, 10, 2},
+    {50, 3, 3, 4, 1}, {120, 90, 33, 16, 1},
+  };
+  static const int threads[] = { 1, 2, 3, 7, 16 };
+  for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); c++) {
+    const int w = cases[c][0], h = cases[c][1];
+    SdParams p;
+    sd_params_init (&p);
+    p.algorithm = SD_ALGORITHM_TILED_BP;
+    p.num_disparities = cases[c][2];
+    p.tile_size = cases[c][3];
+    p.inner_iterations = cases[c][4];
+    p.outer_iterations = 2;
+    const size_t n = (size_t) w * h * p.num_disparities;
+    float *data = malloc (sizeof (float) * n);
+    random_costs (data, n, 17 + (uint32_t) c);
+    float *want = tiled_beliefs (&p, data, w, h);
+    float *got = malloc (sizeof (float) * n);
+    for (size_t t = 0; t < sizeof (threads) / sizeof (threads[0]); t++) {
+      p.threads = threads[t];
+      void *ws = malloc (sd_fast_tiled_bp_workspace_bytes (&p, w, h));
+      memset (got, 0, sizeof (float) * n);
+      sd_fast_tiled_bp (&p, data, got, ws, w, h);
+      SD_CHECK (memcmp (want, got, sizeof (float) * n) == 0,
+          "%dx%d, %d disparities, tiles of %d: %d threads differ from the "
+          "reference", w, h, p.num_disparities, p.tile_size, p.threads);
+      free (ws);
+    }
+    free (data);
+    free (want);
+    free (got);
+  }
 }
 
 /* Energy of labels on a chain: data plus min(|a - b|, trunc) per edge. */
@@ -515,6 +559,7 @@ main (int argc, char **argv)
   test_message_by_hand ();
   test_one_tile_written_out ();
   test_wavefront ();
+  test_threads ();
   test_chain ();
   test_synthetic ();
   test_edge_sizes ();
