@@ -1,8 +1,9 @@
 #!/bin/bash
 # examples/stereo-videos.sh: two MJPEG files of a stereo pair, and one file
-# with both views side by side, played through the example into a sink that
-# syncs as a window does; every pair reaches it (the CPU backend is far
-# faster than 30 pairs a second at this size, so none is late).
+# with both views side by side, played through the example; every pair
+# reaches the sink.  The sink does not sync: one that syncs may rightly see
+# pairs skipped on a loaded machine (CI's parallel tests made 12 of 30
+# late), which test-live-pace checks on its own.
 # usage: test-videos.sh SOURCE_ROOT SD_BENCH
 set -euo pipefail
 root=$1 bench=$2
@@ -39,7 +40,7 @@ play() {
   local name=$1 n
   shift
   mkdir "$tmp/$name"
-  SINK="video/x-raw,format=RGB,width=160,height=120 ! multifilesink sync=true qos=true max-lateness=20000000 location=$tmp/$name/%05d.raw" \
+  SINK="video/x-raw,format=RGB,width=160,height=120 ! multifilesink sync=false location=$tmp/$name/%05d.raw" \
     bash "$root/examples/stereo-videos.sh" "$@" backend=cpu \
       num-disparities=16 >/dev/null
   n=$(find "$tmp/$name" -name '*.raw' -size $((160 * 120 * 3))c | wc -l)
