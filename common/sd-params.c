@@ -95,6 +95,9 @@ const SdParamDesc sd_param_descs[] = {
       prefilter, sd_prefilter_entries),
   INT ("rank-window", "Window of the rank prefilter (odd, 5 to 15)",
       rank_window, 5, 15, "it must be odd"),
+  BOOL ("match-brightness", "Map the right image's brightness onto the "
+      "left's (histogram matching) before comparing them: cameras whose "
+      "exposure, gain or response differ", match_brightness),
   ENUM ("cost", "Matching cost", cost, sd_cost_entries),
   ENUM ("census-window", "Window of the census transform", census_window,
       sd_census_window_entries),
@@ -179,6 +182,9 @@ sd_params_init (SdParams * p)
   p->min_disparity = 0;
   p->prefilter = SD_PREFILTER_NONE;
   p->rank_window = 7;
+  /* off: where the views agree, the map turns what they see differently
+   * into brightness errors (docs/algorithms.md, "Brightness matching") */
+  p->match_brightness = false;
   p->cost = SD_COST_CENSUS_AD;
   p->census_window = SD_CENSUS_9X7;
   p->paths = 8;
@@ -339,6 +345,16 @@ sd_params_blends_ad (const SdParams * p)
 {
   return p->cost == SD_COST_CENSUS_AD
       && p->algorithm != SD_ALGORITHM_TILED_BP;
+}
+
+bool
+sd_params_matches_brightness (const SdParams * p)
+{
+  /* the census and the rank prefilters read only the order of brightness,
+   * which the map keeps */
+  return p->match_brightness && (p->cost == SD_COST_AD
+      || sd_params_blends_ad (p)) && p->prefilter != SD_PREFILTER_RANK
+      && p->prefilter != SD_PREFILTER_MEDIAN_RANK;
 }
 
 bool

@@ -89,6 +89,7 @@ typedef struct
   int min_disparity;            /* 0 .. 1024 */
   SdPrefilter prefilter;
   int rank_window;              /* odd, 5 .. 15 */
+  bool match_brightness;        /* sd-brightness.h */
   SdCost cost;
   SdCensusWindow census_window;
   int paths;                    /* 4 or 8 */
@@ -203,6 +204,10 @@ bool sd_params_uses_census (const SdParams * params);
 /* Whether it blends census with the absolute difference: census-ad, except
  * under tiled-bp, which takes its census part (docs/algorithms.md). */
 bool sd_params_blends_ad (const SdParams * params);
+/* Whether the right view's brightness is mapped onto the left's
+ * (sd-brightness.h): match-brightness, where the cost reads absolute
+ * differences of images that are brightness, not ranks. */
+bool sd_params_matches_brightness (const SdParams * params);
 
 /* Looks nick up in entries; returns false when it is not there. */
 bool sd_enum_from_nick (const SdEnumEntry * entries, const char *nick,

@@ -8,6 +8,7 @@
 #include "sd-cuda-hbp.h"
 #include "sd-cuda-tiledbp.h"
 #include "sd-band.h"
+#include "sd-brightness.h"
 
 static size_t
 align_up (size_t v)
@@ -86,8 +87,8 @@ carry_bytes (const SdParams * p, int w, int h, int band_rows)
 typedef struct
 {
   size_t slot, pre, tmp, census, volume, cost, disp, disp_tmp, right,
-      margin, rect, band_luma, band_conf, frame_disp, carry, speckle,
-      filled, total;
+      margin, rect, hist, map, band_luma, band_conf, frame_disp, carry,
+      speckle, filled, total;
 } Layout;
 
 /* The strip of SGM's row aggregation for these parameters (0: not used),
@@ -143,6 +144,12 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
   l.rect = off;
   if (s->rect_maps)
     off += align_up (2 * n);
+  l.hist = off;
+  if (sd_params_matches_brightness (p))
+    off += align_up (2 * SD_BRIGHTNESS_LEVELS * sizeof (uint32_t));
+  l.map = off;
+  if (sd_params_matches_brightness (p))
+    off += align_up (SD_BRIGHTNESS_LEVELS);
   /* a band's image may be as tall as the frame (a short frame in bands
    * shorter than their overlap): whether there are bands decides */
   const bool bands = sd_band_count (h, band_rows) > 1
@@ -301,6 +308,9 @@ sd_cuda_ensure_buffers (SdCudaPipeline * s, const SdParams * p, int w, int h,
   s->right_key = (uint32_t *) (d + l.right);
   s->margin = d + l.margin;
   s->rect_luma = s->rect_maps ? d + l.rect : NULL;
+  const bool matched = sd_params_matches_brightness (p);
+  s->brightness_hist = matched ? (uint32_t *) (d + l.hist) : NULL;
+  s->brightness_map = matched ? d + l.map : NULL;
   const bool image_bands = s->band_rows && !sd_cuda_exact_bands (p);
   s->band_luma = image_bands ? d + l.band_luma : NULL;
   s->band_conf = image_bands ? d + l.band_conf : NULL;

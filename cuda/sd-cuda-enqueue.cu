@@ -1,8 +1,8 @@
 /* The stages of one pair on the pipeline's stream, in the order of the CPU
- * reference (common/cpu/cpu-backend.c): rectification, prefilter, census,
- * the matching (sgm whole or in exact bands, hbp, tiled-bp; those two band
- * by band), the check and median, hole filling and the output.  Only
- * enqueues. */
+ * reference (common/cpu/cpu-backend.c): rectification, the brightness
+ * map, prefilter, census, the map applied, the matching (sgm whole or in
+ * exact bands, hbp, tiled-bp; those two band by band), the check and
+ * median, hole filling and the output.  Only enqueues. */
 #include <cuda_runtime.h>
 
 #include <string.h>
@@ -101,16 +101,13 @@ enqueue_sgm_bands (SdCudaPipeline * s, const SdParams * p,
   return SD_OK;
 }
 
-/* Census (when used), SGM aggregation and winner-takes-all on the
- * prefiltered w x h images pre (left, then right), whole or in exact
- * bands; marks (NULL: none) take the stage boundaries.  Only enqueues. */
+/* SGM aggregation and winner-takes-all on the prefiltered w x h images
+ * pre (left, then right) and their census, whole or in exact bands; marks
+ * (NULL: none) take the stage boundaries.  Only enqueues. */
 static SdStatus
 enqueue_sgm (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
     const uint8_t * pre, int w, int h, cudaEvent_t * marks, SdError * err)
 {
-  if (sd_params_uses_census (p))
-    SD_CUDA_CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
-            s->stream), "computing census signatures");
   if (s->band_rows)
     return enqueue_sgm_bands (s, p, luma, pre, w, h, err);
   SdCudaSgmBuffers b = sgm_buffers (s, p, luma, pre, w, h, 0, h);
@@ -136,19 +133,30 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
     int w, int h, int16_t ** disp, uint8_t * conf, cudaEvent_t * marks,
     SdError * err)
 {
+  const size_t n = (size_t) w * h;
   const uint8_t *pre = luma;
-  if (p->prefilter != SD_PREFILTER_NONE) {
-    SD_CUDA_CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
-            s->stream), "running the prefilter");
+  if (p->prefilter != SD_PREFILTER_NONE || s->brightness_map) {
+    /* the map changes the right view: on a copy when nothing filters */
+    if (p->prefilter != SD_PREFILTER_NONE)
+      SD_CUDA_CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
+              s->stream), "running the prefilter");
+    else
+      SD_CUDA_CHECK (cudaMemcpyAsync (s->pre, luma, 2 * n,
+              cudaMemcpyDeviceToDevice, s->stream), "copying the images");
     pre = s->pre;
   }
+  if (sd_params_uses_census (p))
+    SD_CUDA_CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
+            s->stream), "computing census signatures");
+  /* after the census: the map only feeds the absolute differences (as on
+   * the CPU, common/cpu/cpu-backend.c) */
+  if (s->brightness_map)
+    SD_CUDA_CHECK (sd_cuda_apply_brightness_map (s->brightness_map,
+            s->pre + n, n, s->stream), "matching the views' brightness");
   if (p->algorithm != SD_ALGORITHM_SGM) {
     if (marks)
       SD_CUDA_CHECK (cudaEventRecord (marks[1], s->stream),
           "recording an event");
-    if (sd_params_uses_census (p))
-      SD_CUDA_CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
-              s->stream), "computing census signatures");
     const SdCudaReadOut read_out = { s->disp,
       p->confidence ? s->margin : NULL, s->right_key
     };
@@ -177,7 +185,8 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 }
 
 /* Everything after luma extraction: s->luma holds both images, which are
- * rectified (when there are maps) and then matched whole, in sgm's exact
+ * rectified (when there are maps), give the right view's brightness map
+ * (with match-brightness) and then are matched whole, in sgm's exact
  * bands (enqueue_sgm) or band by band (hbp and tiled-bp; sd-band.h: each
  * band an image of its own up to the median, its kept rows copied into
  * frame_disp), then filled and written as one frame; the output goes to
@@ -199,6 +208,11 @@ sd_cuda_enqueue_stages (SdCudaPipeline * s, const SdParams * p, uint16_t * out,
             s->stream), "rectifying the images");
     luma = s->rect_luma;
   }
+  /* from the whole frame, so that every band sees the same map */
+  if (s->brightness_map)
+    SD_CUDA_CHECK (sd_cuda_brightness_map (luma, s->brightness_hist,
+            s->brightness_map, w, h, s->stream),
+        "mapping the views' brightness");
   const int bands =
       sd_cuda_exact_bands (p) ? 1 : sd_band_count (h, s->band_rows);
   int16_t *disp;

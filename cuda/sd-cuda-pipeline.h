@@ -85,6 +85,10 @@ struct SdCudaPipeline
    * rectified luma carved out of dev_block */
   int32_t *rect_maps;
   uint8_t *rect_luma;
+  /* with brightness matching (sd_params_matches_brightness): both views'
+   * histograms and the map built from them */
+  uint32_t *brightness_hist;
+  uint8_t *brightness_map;
   /* with bands: a band's luma (both views) and confidence, and the frame's
    * disparities, put together from the bands' kept rows */
   uint8_t *band_luma;

@@ -41,9 +41,10 @@ typedef struct
   double e2e_median, e2e_min;   /* host memory in and out: upload, kernels,
                                  * download (CUDA events) */
   double wall_median, wall_min; /* the whole call, host copies included */
-  /* device memory in and out, stage by stage (medians): prefilter and
-   * census; path aggregation; winner-takes-all and the right disparity;
-   * left-right check, median, hole filling, output; all 0 with bands */
+  /* device memory in and out, stage by stage (medians): prefilter,
+   * census and brightness matching; path aggregation; winner-takes-all
+   * and the right disparity; left-right check, median, hole filling,
+   * output; all 0 with bands */
   double stage_median[4];
   int runs;
   unsigned long long volume_bytes;      /* aggregation scratch in use */

@@ -67,15 +67,11 @@ sd_cpu_census (const uint8_t * img, uint64_t * signature, int width,
 
 void
 sd_cpu_cost_volume (const SdParams * p, const uint8_t * left,
-    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-    uint8_t * cost, int width, int height)
+    const uint8_t * right, const uint64_t * census_left,
+    const uint64_t * census_right, uint8_t * cost, int width, int height)
 {
   const int D = p->num_disparities;
   const int census_max = sd_cost_max (p);
-  if (sd_params_uses_census (p)) {
-    sd_cpu_census (left, census_left, width, height, p->census_window);
-    sd_cpu_census (right, census_right, width, height, p->census_window);
-  }
   for (int y = 0; y < height; y++) {
     for (int x = 0; x < width; x++) {
       const size_t i = (size_t) y * width + x;

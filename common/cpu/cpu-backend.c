@@ -155,16 +155,15 @@ stages (const SdCpuState * s)
 /* SGM: costs aggregated along paths, read out by winner takes all. */
 static bool
 run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
-    const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
-    uint8_t * margin, int16_t * right_disp, int w, int h)
+    const uint8_t * pre_left, const uint8_t * pre_right,
+    const uint64_t * census_left, const uint64_t * census_right,
+    int16_t * disp, uint8_t * margin, int16_t * right_disp, int w, int h)
 {
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
-  uint64_t *census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
-  uint64_t *census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
   uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
   const SdCpuStages *st = stages (s);
   void *workspace = reserve (s, SGM_WORKSPACE, st->workspace_bytes (p, w, h));
-  if (!census_left || !census_right || !cost || !workspace)
+  if (!cost || !workspace)
     return false;
   st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
       w, h);
@@ -205,8 +204,9 @@ reference_bp_disparities (const SdParams * p, const float *belief,
  * out; the methods differ only in how messages pass. */
 static bool
 run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
-    const uint8_t * pre_left, const uint8_t * pre_right, int16_t * disp,
-    uint8_t * margin, int16_t * right_disp, int w, int h)
+    const uint8_t * pre_left, const uint8_t * pre_right,
+    const uint64_t * census_left, const uint64_t * census_right,
+    int16_t * disp, uint8_t * margin, int16_t * right_disp, int w, int h)
 {
   const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
   float *left = reserve (s, FLOAT_LEFT, n * sizeof (float));
@@ -217,15 +217,6 @@ run_bp (SdCpuState * s, const BpMethod * method, const SdParams * p,
   void *ws = reserve (s, BP_WORKSPACE, method->workspace_bytes (p, w, h));
   if (!left || !right || !tmp || !data || !belief || !ws)
     return false;
-  uint64_t *census_left = NULL, *census_right = NULL;
-  if (sd_params_uses_census (p)) {
-    census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
-    census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
-    if (!census_left || !census_right)
-      return false;
-    stages (s)->census (p, pre_left, census_left, w, h);
-    stages (s)->census (p, pre_right, census_right, w, h);
-  }
   if (p->cost == SD_COST_AD || sd_params_blends_ad (p)) {
     /* only the ad and census-ad costs read the (smoothed) images */
     sd_cpu_gaussian (pre_left, left, tmp, w, h, p->sigma);
@@ -272,11 +263,12 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
 /* One band of the frame (sd-band.h; the whole frame when there is one)
  * from its luma on to the median: the band is an image of its own, whose
  * disparities *result points at; the confidence of its kept rows goes to
- * confidence (it works row by row). */
+ * confidence (it works row by row).  brightness_map: the frame's map of
+ * the right view's levels (NULL: none). */
 static bool
 process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
-    const uint8_t * luma_right, int w, SdBand b, int16_t ** result,
-    SdPlane * confidence)
+    const uint8_t * luma_right, const uint8_t * brightness_map, int w,
+    SdBand b, int16_t ** result, SdPlane * confidence)
 {
   const int h = b.in_height;
   const size_t n = (size_t) w * h;
@@ -294,19 +286,36 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
   const SdRowRunner rows = s->fast ? sd_fast_rows : NULL;
   sd_cpu_prefilter (p, rows, luma_left, pre_left, tmp, w, h);
   sd_cpu_prefilter (p, rows, luma_right, pre_right, tmp, w, h);
+  uint64_t *census_left = NULL, *census_right = NULL;
+  if (sd_params_uses_census (p)) {
+    census_left = reserve (s, CENSUS_LEFT, n * sizeof (uint64_t));
+    census_right = reserve (s, CENSUS_RIGHT, n * sizeof (uint64_t));
+    if (!census_left || !census_right)
+      return false;
+    stages (s)->census (p, pre_left, census_left, w, h);
+    stages (s)->census (p, pre_right, census_right, w, h);
+  }
+  /* after the census: the map only feeds the absolute differences.  The
+   * census reads the order of brightness, which the map keeps but for the
+   * levels it merges, ties that would cost it bits (docs/algorithms.md,
+   * "Brightness matching").  A median prefilter commutes with the map. */
+  if (brightness_map)
+    sd_cpu_apply_brightness_map (brightness_map, pre_right, n);
   switch (p->algorithm) {
     case SD_ALGORITHM_SGM:
-      ok = run_sgm (s, p, luma_left, pre_left, pre_right, disp, margin,
-          right_disp, w, h);
+      ok = run_sgm (s, p, luma_left, pre_left, pre_right, census_left,
+          census_right, disp, margin, right_disp, w, h);
       break;
     case SD_ALGORITHM_HBP:
       ok = run_bp (s, &(const BpMethod) {
           stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
-          pre_right, disp, margin, right_disp, w, h);
+          pre_right, census_left, census_right, disp, margin, right_disp, w,
+          h);
       break;
     case SD_ALGORITHM_TILED_BP:
       ok = run_bp (s, s->fast ? &fast_tiled_bp : &tiled_bp, p, pre_left,
-          pre_right, disp, margin, right_disp, w, h);
+          pre_right, census_left, census_right, disp, margin, right_disp, w,
+          h);
       break;
   }
   if (!ok)
@@ -375,14 +384,20 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   bool ok = luma_left && luma_right
       && view_luma (s, p, left, 0, luma_left)
       && view_luma (s, p, right, 1, luma_right);
+  /* from the whole frame, so that every band sees the same map */
+  uint8_t map[SD_BRIGHTNESS_LEVELS];
+  const bool matched = ok && sd_params_matches_brightness (p);
+  if (matched)
+    sd_cpu_brightness_map (luma_left, luma_right, w, h, map);
   /* sgm's bands are exact (sd-band.h): they give the whole frame's output,
    * which this backend computes whole */
   const int band_rows = p->algorithm == SD_ALGORITHM_SGM ? 0 : p->band_rows;
   const int bands = sd_band_count (h, band_rows);
   int16_t *disp = NULL;
   if (bands == 1) {
-    ok = ok && process_band (s, p, luma_left, luma_right, w,
-        sd_band_get (h, band_rows, 0), &disp, confidence);
+    ok = ok && process_band (s, p, luma_left, luma_right,
+        matched ? map : NULL, w, sd_band_get (h, band_rows, 0), &disp,
+        confidence);
   } else {
     /* the bands' kept rows, put together */
     disp = reserve (s, FRAME_DISP, n * sizeof (int16_t));
@@ -391,8 +406,8 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
       const SdBand b = sd_band_get (h, band_rows, k);
       const size_t first = (size_t) b.in_y0 * w;
       int16_t *band_disp;
-      ok = process_band (s, p, luma_left + first, luma_right + first, w, b,
-          &band_disp, confidence);
+      ok = process_band (s, p, luma_left + first, luma_right + first,
+          matched ? map : NULL, w, b, &band_disp, confidence);
       if (ok)
         memcpy (disp + (size_t) b.keep_y0 * w,
             band_disp + (size_t) (b.keep_y0 - b.in_y0) * w,

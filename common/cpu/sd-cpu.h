@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../sd-brightness.h"
 #include "../sd-params.h"
 
 #define SD_DISP_INVALID ((int16_t) -1)
@@ -62,16 +63,26 @@ void sd_cpu_prefilter (const SdParams * params, SdRowRunner run,
     const uint8_t * src, uint8_t * dst, uint8_t * tmp, int width,
     int height);
 
+/* brightness.c */
+/* The map of right's levels that makes its histogram follow left's
+ * (sd-brightness.h); both are width x height luma. */
+void sd_cpu_brightness_map (const uint8_t * left, const uint8_t * right,
+    int width, int height, uint8_t map[SD_BRIGHTNESS_LEVELS]);
+/* Each of img's n pixels through map. */
+void sd_cpu_apply_brightness_map (const uint8_t map[SD_BRIGHTNESS_LEVELS],
+    uint8_t * img, size_t n);
+
 /* cost.c */
 /* The largest matching cost params can produce. */
 int sd_cost_max (const SdParams * params);
 void sd_cpu_census (const uint8_t * img, uint64_t * signature, int width,
     int height, SdCensusWindow window);
-/* Fills the cost volume from the prefiltered images.  census_left and
- * census_right hold width * height signatures (unused for AD). */
+/* Fills the cost volume from the prefiltered images and their census
+ * signatures census_left and census_right (width * height each; unused
+ * for AD). */
 void sd_cpu_cost_volume (const SdParams * params, const uint8_t * left,
-    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-    uint8_t * cost, int width, int height);
+    const uint8_t * right, const uint64_t * census_left,
+    const uint64_t * census_right, uint8_t * cost, int width, int height);
 
 /* sgm.c */
 /* P2 for the step from the previous pixel on the path to this one: with

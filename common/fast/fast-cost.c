@@ -113,17 +113,13 @@ SD_FAST (sd_fast_census) (const SdParams * p, const uint8_t * img,
 
 void
 SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
-    const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-    uint8_t * cost, int width, int height)
+    const uint8_t * right, const uint64_t * census_left,
+    const uint64_t * census_right, uint8_t * cost, int width, int height)
 {
   const int D = p->num_disparities, dmin = p->min_disparity;
   const bool is_census = sd_params_uses_census (p);
   const bool blend = p->cost == SD_COST_CENSUS_AD;
   const int census_max = sd_cost_max (p);
-  if (is_census) {
-    SD_FAST (sd_fast_census) (p, left, census_left, width, height);
-    SD_FAST (sd_fast_census) (p, right, census_right, width, height);
-  }
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;

@@ -46,9 +46,10 @@ typedef struct
   /* sd_cpu_census with the window of p */
   void (*census) (const SdParams * p, const uint8_t * img,
       uint64_t * signature, int width, int height);
+  /* sd_cpu_cost_volume */
   void (*cost_volume) (const SdParams * p, const uint8_t * left,
-      const uint8_t * right, uint64_t * census_left, uint64_t * census_right,
-      uint8_t * cost, int width, int height);
+      const uint8_t * right, const uint64_t * census_left,
+      const uint64_t * census_right, uint8_t * cost, int width, int height);
   /* costs aggregated and read out: left disparities and margins
    * (sd_cpu_wta; margin may be NULL) and, when the left-right check is on,
    * right ones (sd_cpu_right_disparity) */
@@ -108,8 +109,9 @@ void sd_fast_tiled_bp (const SdParams * params, const float *data,
 void SD_FAST (sd_fast_census) (const SdParams * params, const uint8_t * img,
     uint64_t * signature, int width, int height);
 void SD_FAST (sd_fast_cost_volume) (const SdParams * params,
-    const uint8_t * left, const uint8_t * right, uint64_t * census_left,
-    uint64_t * census_right, uint8_t * cost, int width, int height);
+    const uint8_t * left, const uint8_t * right,
+    const uint64_t * census_left, const uint64_t * census_right,
+    uint8_t * cost, int width, int height);
 size_t SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * params,
     int width, int height);
 /* sd_cpu_sgm, sd_cpu_wta and sd_cpu_right_disparity: the same values. */

@@ -42,6 +42,11 @@ typedef struct
   uint8_t *l, *r;
 } Pair;
 
+/* every matching method */
+static const SdAlgorithm all_methods[] = { SD_ALGORITHM_SGM,
+  SD_ALGORITHM_HBP, SD_ALGORITHM_TILED_BP
+};
+
 static uint32_t rng_state = 12345;
 static uint32_t
 rnd (void)
@@ -121,11 +126,12 @@ pair_free (Pair * p)
 static void
 describe (const SdParams * p, char *buf, size_t size)
 {
-  snprintf (buf, size, "%s D=%d dmin=%d pre=%s rank=%d cost=%s census=%s "
-      "paths=%d p1=%d p2=%d adaptive=%d uniq=%d subpix=%d lr=%d median=%d "
-      "fill=%d band-rows=%d", sd_enum_to_nick (sd_algorithm_entries,
+  snprintf (buf, size, "%s D=%d dmin=%d bright=%d pre=%s rank=%d cost=%s "
+      "census=%s paths=%d p1=%d p2=%d adaptive=%d uniq=%d subpix=%d lr=%d "
+      "median=%d fill=%d band-rows=%d", sd_enum_to_nick (sd_algorithm_entries,
           p->algorithm), p->num_disparities, p->min_disparity,
-      sd_enum_to_nick (sd_prefilter_entries, p->prefilter), p->rank_window,
+      p->match_brightness, sd_enum_to_nick (sd_prefilter_entries,
+          p->prefilter), p->rank_window,
       sd_enum_to_nick (sd_cost_entries, p->cost),
       sd_enum_to_nick (sd_census_window_entries, p->census_window),
       p->paths, p->p1, p->p2, p->p2_adaptive, p->uniqueness, p->subpixel,
@@ -278,16 +284,13 @@ banded (SdEngine * cpu, SdEngine * gpu)
   if (!pair_synth (&pair, w, h, 48, 2, 7))
     pair_noise (&pair, w, h, 12, 7);
   static const int rows[] = { 37, 100, 200, 1 };
-  static const SdAlgorithm methods[] = { SD_ALGORITHM_SGM, SD_ALGORITHM_HBP,
-    SD_ALGORITHM_TILED_BP
-  };
   for (size_t i = 0; i < (quick ? 2 : 4); i++)
     for (size_t m = 0; m < (rows[i] == 1 ? 1 : 3); m++) {
       if (!my_case ())
         continue;
       SdParams p;
       band_params (&p, rows[i]);
-      p.algorithm = methods[m];
+      p.algorithm = all_methods[m];
       compare_pair ("bands", &pair, &p, cpu, gpu);
     }
   for (int v = 0; v < 6; v++)
@@ -380,9 +383,6 @@ speckled (SdEngine * cpu, SdEngine * gpu)
   pair_noise (&pairs[0], w, h, -1, 21);
   if (!pair_synth (&pairs[1], w, h, 32, 0, 22))
     pair_noise (&pairs[1], w, h, 9, 22);
-  static const SdAlgorithm methods[] = { SD_ALGORITHM_SGM, SD_ALGORITHM_HBP,
-    SD_ALGORITHM_TILED_BP
-  };
   for (int i = 0; i < 2; i++)
     for (size_t m = 0; m < 3; m++)
       for (int bands = 0; bands < 2; bands++) {
@@ -391,7 +391,7 @@ speckled (SdEngine * cpu, SdEngine * gpu)
         SdParams p;
         sd_params_init (&p);
         p.num_disparities = 32;
-        p.algorithm = methods[m];
+        p.algorithm = all_methods[m];
         p.fill_holes = SD_FILL_HOLES_ON;
         p.lr_check = 0;
         p.median = false;
@@ -400,6 +400,38 @@ speckled (SdEngine * cpu, SdEngine * gpu)
       }
   pair_free (&pairs[0]);
   pair_free (&pairs[1]);
+}
+
+/* Views of unequal brightness (the right one darker, on another response
+ * curve), so that brightness matching maps most levels elsewhere: every
+ * method, whole and in bands, with the stage on and off, and on with the
+ * absolute difference after a median. */
+static void
+unequal_brightness (SdEngine * cpu, SdEngine * gpu)
+{
+  const int w = quick ? 90 : 333, h = quick ? 40 : 121;
+  Pair pair;
+  if (!pair_synth (&pair, w, h, 48, 0, 31))
+    pair_noise (&pair, w, h, 13, 31);
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    pair.r[i] = (uint8_t) (pair.r[i] * pair.r[i] / 400 + 9);
+  for (size_t m = 0; m < 3; m++)
+    for (int variant = 0; variant < 4; variant++) {
+      if (!my_case ())
+        continue;
+      SdParams p;
+      sd_params_init (&p);
+      p.num_disparities = 48;
+      p.algorithm = all_methods[m];
+      p.match_brightness = variant != 2;
+      p.band_rows = variant == 1 ? h / 3 : 0;
+      if (variant == 3) {
+        p.cost = SD_COST_AD;
+        p.prefilter = SD_PREFILTER_MEDIAN3;
+      }
+      compare_pair ("unequal brightness", &pair, &p, cpu, gpu);
+    }
+  pair_free (&pair);
 }
 
 /* One parameter changed at a time from the defaults, on one input. */
@@ -415,6 +447,9 @@ sweep_params (const char *what, const Pair * pair, int D, int dmin,
 #define VARY(stmt) do { if (my_case ()) { p = base; stmt; \
         compare_pair (what, pair, &p, cpu, gpu); } } while (0)
   VARY ((void) 0);
+  VARY (p.match_brightness = true);
+  VARY ((p.match_brightness = true, p.cost = SD_COST_AD,
+          p.prefilter = SD_PREFILTER_MEDIAN5));
   VARY (p.prefilter = SD_PREFILTER_MEDIAN3);
   VARY (p.prefilter = SD_PREFILTER_MEDIAN5);
   VARY (p.prefilter = SD_PREFILTER_RANK);
@@ -517,6 +552,7 @@ fuzz (int n, SdEngine * cpu, SdEngine * gpu)
             seed))
       pair_noise (&pair, w, h, 7, seed);
     p.threads = 1 + rnd () % 12;
+    p.match_brightness = rnd () % 2;
     compare_pair ("fuzz", &pair, &p, cpu, gpu);
     pair_free (&pair);
     rng_state = saved;
@@ -832,6 +868,7 @@ main (int argc, char **argv)
   banded (cpu, gpu);
   wide (cpu, gpu);
   speckled (cpu, gpu);
+  unequal_brightness (cpu, gpu);
 #ifdef SD_HAVE_CUDA
   if (!strcmp (under_test, "cuda")) {
     interleaved (cpu);

@@ -1,10 +1,12 @@
 /* Each CPU stage against small cases worked out by hand (the numbers in
  * the comments are the working). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/sd-cpu.h"
 #include "sd-edge-fill.h"
 #include "sd-speckle.h"
+#include "sd-synth.h"
 #include "sd-test.h"
 
 #define INV SD_DISP_INVALID
@@ -50,6 +52,45 @@ test_rank (void)
   uint8_t rank[15 * 15];
   sd_cpu_rank_filter (big, rank, 15, 15, 15);
   SD_CHECK_INT (rank[7 * 15 + 7], 224);
+}
+
+static void
+test_match_brightness (void)
+{
+  /* equal views, every level once: for right level r the middle rank is
+   * r + 1/2 of 256, reached first at left level r: the identity */
+  uint8_t ramp[256], same[256];
+  for (int i = 0; i < 256; i++)
+    ramp[i] = same[i] = (uint8_t) i;
+  uint8_t map[SD_BRIGHTNESS_LEVELS];
+  sd_cpu_brightness_map (ramp, same, 16, 16, map);
+  sd_cpu_apply_brightness_map (map, same, 256);
+  SD_CHECK (memcmp (ramp, same, 256) == 0, "equal views changed");
+  /* left {10,10,20,20}, right {50,50,50,90}: level 50's middle rank is
+   * 1.5 of 4, first reached at 10 (2 of 4); 90's is 3.5, reached at 20 */
+  const uint8_t left[4] = { 10, 10, 20, 20 };
+  uint8_t right[4] = { 50, 50, 50, 90 };
+  const uint8_t expect[4] = { 10, 10, 10, 20 };
+  sd_cpu_brightness_map (left, right, 2, 2, map);
+  sd_cpu_apply_brightness_map (map, right, 4);
+  SD_CHECK (memcmp (right, expect, 4) == 0, "small case: %d %d %d %d",
+      right[0], right[1], right[2], right[3]);
+  /* the right view a darker copy (3/4 of the left): each of its levels
+   * holds the pixels of one or two neighbouring left levels, and their
+   * middle rank falls among them, so every pixel comes back within 1 */
+  enum { W = 64, H = 48 };
+  uint8_t noise[W * H], dark[W * H];
+  sd_synth_noise (noise, W * H, 7);
+  for (int i = 0; i < W * H; i++)
+    dark[i] = (uint8_t) (noise[i] * 3 / 4);
+  sd_cpu_brightness_map (noise, dark, W, H, map);
+  sd_cpu_apply_brightness_map (map, dark, W * H);
+  int worst = 0;
+  for (int i = 0; i < W * H; i++) {
+    const int d = abs (dark[i] - noise[i]);
+    worst = d > worst ? d : worst;
+  }
+  SD_CHECK (worst <= 1, "a darker copy came back %d levels off", worst);
 }
 
 static void
@@ -456,6 +497,7 @@ main (void)
 {
   test_median ();
   test_rank ();
+  test_match_brightness ();
   test_census ();
   test_cost ();
   test_sgm ();

@@ -49,12 +49,17 @@ test_cost_volume (const SdCpuStages * st)
         cr[k] = malloc (n * sizeof (uint64_t));
         cost[k] = malloc (bytes + SD_FAST_COST_PADDING);
       }
-      sd_cpu_cost_volume (&p, left, right, cl[0], cr[0], cost[0], w, h);
-      st->cost_volume (&p, left, right, cl[1], cr[1], cost[1], w, h);
-      if (sd_params_uses_census (&p))
+      if (sd_params_uses_census (&p)) {
+        sd_cpu_census (left, cl[0], w, h, p.census_window);
+        sd_cpu_census (right, cr[0], w, h, p.census_window);
+        st->census (&p, left, cl[1], w, h);
+        st->census (&p, right, cr[1], w, h);
         SD_CHECK (!memcmp (cl[0], cl[1], n * sizeof (uint64_t))
             && !memcmp (cr[0], cr[1], n * sizeof (uint64_t)),
             "census %d of %dx%d differs", (int) p.census_window, w, h);
+      }
+      sd_cpu_cost_volume (&p, left, right, cl[0], cr[0], cost[0], w, h);
+      st->cost_volume (&p, left, right, cl[1], cr[1], cost[1], w, h);
       SD_CHECK (!memcmp (cost[0], cost[1], bytes),
           "cost volume %d of %dx%d D%d differs", c, w, h, p.num_disparities);
       for (int k = 0; k < 2; k++) {
