@@ -31,6 +31,9 @@ OUT=${OUT:-/tmp/sd-out}
 LOGS=$(mktemp -d)
 SAN=/usr/local/cuda/bin/compute-sanitizer
 PARTS=8
+# the sanitizers' parts of the quick cases: racecheck's second half of two
+# ran past 420 s on 2026-11-28 once the brightness cases came in
+SAN_PARTS=4
 summary=()
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
@@ -49,23 +52,25 @@ if [[ " $STEPS " == *" test "* ]]; then
   summary+=("test-async cuda|exit $?; $(grep -c 'check failed' "$LOGS/async.log") failed checks")
 fi
 san_pids=()
+names=()
+logs=()
 if [[ " $STEPS " == *" sanitize "* ]]; then
-  timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/memcheck.log" 2>&1 &
-  san_pids+=($!)
-  timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/memcheck-1.log" 2>&1 &
-  san_pids+=($!)
-  timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 0/2 > "$LOGS/racecheck.log" 2>&1 &
-  san_pids+=($!)
-  timeout 420 "$SAN" --tool racecheck --error-exitcode 9 \
-    "$BIN/test-cuda-agreement" --quick --part 1/2 > "$LOGS/racecheck-1.log" 2>&1 &
-  san_pids+=($!)
+  for tool in memcheck racecheck; do
+    for i in $(seq 0 $((SAN_PARTS - 1))); do
+      timeout 420 "$SAN" --tool $tool --error-exitcode 9 \
+        "$BIN/test-cuda-agreement" --quick --part "$i/$SAN_PARTS" \
+        > "$LOGS/$tool-$i.log" 2>&1 &
+      san_pids+=($!)
+      names+=("$tool (quick part $i/$SAN_PARTS)")
+      logs+=("$tool-$i")
+    done
+  done
   # pairs in flight: three streams, slots reused as they are collected
   timeout 420 "$SAN" --tool memcheck --error-exitcode 9 \
     "$BIN/test-async" cuda > "$LOGS/memcheck-async.log" 2>&1 &
   san_pids+=($!)
+  names+=("memcheck test-async cuda")
+  logs+=(memcheck-async)
 fi
 
 if [ ${#pids[@]} -gt 0 ]; then
@@ -82,10 +87,6 @@ if [ ${#pids[@]} -gt 0 ]; then
   cat "$LOGS"/agree-*.log | grep 'check failed' | head -20
 fi
 if [ ${#san_pids[@]} -gt 0 ]; then
-  names=("memcheck (quick part 0/2)" "memcheck (quick part 1/2)"
-    "racecheck (quick part 0/2)" "racecheck (quick part 1/2)"
-    "memcheck test-async cuda")
-  logs=(memcheck memcheck-1 racecheck racecheck-1 memcheck-async)
   for i in "${!san_pids[@]}"; do
     wait "${san_pids[$i]}"
     rc=$?
