@@ -26,8 +26,11 @@ fi
 # than a frame, and late pictures are better than none.  Each of the
 # element's source pads has its own queue, as a second one needs.
 # depthtemporal evens out the shimmer of a still scene from frame to frame.
+# Two cameras set their exposure each on its own: match-brightness maps the
+# right view's brightness onto the left's (match-brightness=false after it
+# on the command line turns it off again).
 gst-launch-1.0 -e \
-  stereodepth name=sd "$@" ! queue ! depthtemporal ! depthcolormap smoothing=0.8 ! \
+  stereodepth name=sd match-brightness=true "$@" ! queue ! depthtemporal ! depthcolormap smoothing=0.8 ! \
     videoconvert ! autovideosink sync=false \
   "${confidence[@]}" \
   v4l2src device="$left" ! "$mode" ! videoconvert ! video/x-raw,format=GRAY8 ! \
