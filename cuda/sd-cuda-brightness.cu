@@ -47,15 +47,17 @@ sd_brightness_map_kernel (const uint32_t * hist, uint8_t * map)
   map[t] = sd_brightness_level (cum[0], cum[1], t);
 }
 
+/* dst may be src: each pixel is read and written by one thread */
 __global__ void
-sd_brightness_apply_kernel (const uint8_t * map, uint8_t * img, size_t n)
+sd_brightness_apply_kernel (const uint8_t * map, const uint8_t * src,
+    uint8_t * dst, size_t n)
 {
   __shared__ uint8_t table[LEVELS];
   table[threadIdx.x] = map[threadIdx.x];
   __syncthreads ();
   for (size_t i = (size_t) blockIdx.x * LEVELS + threadIdx.x; i < n;
       i += (size_t) gridDim.x * LEVELS)
-    img[i] = table[img[i]];
+    dst[i] = table[src[i]];
 }
 
 /* Blocks of LEVELS threads for n pixels, each thread taking some 8: the
@@ -86,10 +88,10 @@ sd_cuda_brightness_map (const uint8_t * luma, uint32_t * hist, uint8_t * map,
 }
 
 cudaError_t
-sd_cuda_apply_brightness_map (const uint8_t * map, uint8_t * img, size_t n,
-    cudaStream_t stream)
+sd_cuda_apply_brightness_map (const uint8_t * map, const uint8_t * src,
+    uint8_t * dst, size_t n, cudaStream_t stream)
 {
   sd_brightness_apply_kernel <<< blocks_for (n), LEVELS, 0, stream >>> (map,
-      img, n);
+      src, dst, n);
   return cudaGetLastError ();
 }

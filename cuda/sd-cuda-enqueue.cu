@@ -135,24 +135,26 @@ enqueue_image (SdCudaPipeline * s, const SdParams * p, const uint8_t * luma,
 {
   const size_t n = (size_t) w * h;
   const uint8_t *pre = luma;
-  if (p->prefilter != SD_PREFILTER_NONE || s->brightness_map) {
-    /* the map changes the right view: on a copy when nothing filters */
-    if (p->prefilter != SD_PREFILTER_NONE)
-      SD_CUDA_CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
-              s->stream), "running the prefilter");
-    else
-      SD_CUDA_CHECK (cudaMemcpyAsync (s->pre, luma, 2 * n,
-              cudaMemcpyDeviceToDevice, s->stream), "copying the images");
+  if (p->prefilter != SD_PREFILTER_NONE) {
+    SD_CUDA_CHECK (sd_cuda_prefilter (p, luma, s->pre, s->pre_tmp, w, h,
+            s->stream), "running the prefilter");
     pre = s->pre;
   }
   if (sd_params_uses_census (p))
     SD_CUDA_CHECK (sd_cuda_census (pre, s->census, w, h, p->census_window,
             s->stream), "computing census signatures");
   /* after the census: the map only feeds the absolute differences (as on
-   * the CPU, common/cpu/cpu-backend.c) */
-  if (s->brightness_map)
-    SD_CUDA_CHECK (sd_cuda_apply_brightness_map (s->brightness_map,
+   * the CPU, common/cpu/cpu-backend.c).  The mapped right view goes into
+   * s->pre beside the left: in place after a prefilter, else beside a
+   * copy of the left (luma stays as it came) */
+  if (s->brightness_map) {
+    if (pre != s->pre)
+      SD_CUDA_CHECK (cudaMemcpyAsync (s->pre, luma, n,
+              cudaMemcpyDeviceToDevice, s->stream), "copying the left image");
+    SD_CUDA_CHECK (sd_cuda_apply_brightness_map (s->brightness_map, pre + n,
             s->pre + n, n, s->stream), "matching the views' brightness");
+    pre = s->pre;
+  }
   if (p->algorithm != SD_ALGORITHM_SGM) {
     if (marks)
       SD_CUDA_CHECK (cudaEventRecord (marks[1], s->stream),

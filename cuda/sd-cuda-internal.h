@@ -40,11 +40,11 @@ cudaError_t sd_cuda_rectify (const int32_t * maps, const uint8_t * raw,
 /* sd-cuda-brightness.cu: the map of the right view's levels onto the
  * left's histogram (SD_BRIGHTNESS_LEVELS bytes) from luma's two packed
  * planes, through hist (2 x SD_BRIGHTNESS_LEVELS counters of scratch);
- * and n pixels of img through such a map, in place. */
+ * and n pixels of src through such a map into dst (which may be src). */
 cudaError_t sd_cuda_brightness_map (const uint8_t * luma, uint32_t * hist,
     uint8_t * map, int width, int height, cudaStream_t stream);
-cudaError_t sd_cuda_apply_brightness_map (const uint8_t * map, uint8_t * img,
-    size_t n, cudaStream_t stream);
+cudaError_t sd_cuda_apply_brightness_map (const uint8_t * map,
+    const uint8_t * src, uint8_t * dst, size_t n, cudaStream_t stream);
 
 /* sd-cuda-prefilter.cu: params->prefilter on both images at once; src and
  * dst hold two packed planes (left, then right) of width * height bytes;
