@@ -321,6 +321,16 @@ check_output (const SdPlane * out, const SdPlane * confidence, int width,
   return SD_OK;
 }
 
+/* The parameters a pair width pixels wide runs with: the backends take a
+ * disparity count, never the automatic 0. */
+static SdParams
+pair_params (const SdEngine * e, int width)
+{
+  SdParams p = e->params;
+  p.num_disparities = sd_params_disparities (&p, width);
+  return p;
+}
+
 SdStatus
 sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
     SdPlane * out, SdPlane * confidence, SdError * err)
@@ -338,9 +348,11 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
     return st;
   /* a synchronous backend writes out itself, without the pair buffer and
    * the copy out of it that submit and collect would cost */
-  if (!e->backend->submit)
-    return e->backend->process (e->state, &e->params, left, right, out,
-        confidence, err);
+  if (!e->backend->submit) {
+    const SdParams p = pair_params (e, left->width);
+    return e->backend->process (e->state, &p, left, right, out, confidence,
+        err);
+  }
   if ((st = sd_engine_submit (e, left, right, err)) != SD_OK)
     return st;
   return sd_engine_collect (e, out, confidence, err);
@@ -382,17 +394,18 @@ submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
   pair->height = left->height;
   pair->confidence = e->params.confidence;
   pair->error.status = SD_OK;
+  const SdParams p = pair_params (e, left->width);
   if (e->backend->submit) {
     /* a backend holds buffers of one size at a time */
     if (backend_holds_other_size (e, pair->width, pair->height))
       settle (e);
     st = (device ? e->backend->submit_device : e->backend->submit) (e->state,
-        slot, &e->params, left, right, err);
+        slot, &p, left, right, err);
     pair->settled = false;
   } else {
     SdPlane plane, confidence;
     st = pair_buffer (pair, &plane, &confidence) ?
-        e->backend->process (e->state, &e->params, left, right, &plane,
+        e->backend->process (e->state, &p, left, right, &plane,
         pair_confidence (pair, &confidence), err)
         : pair_out_of_memory (pair, err);
     pair->settled = true;

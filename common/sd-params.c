@@ -87,8 +87,8 @@ const SdParamDesc sd_param_descs[] = {
   ENUM ("algorithm", "Stereo matching algorithm", algorithm,
       sd_algorithm_entries),
   INT ("num-disparities", "Number of disparities searched, from "
-      "min-disparity up (pixels)", num_disparities, 1, SD_MAX_DISPARITIES,
-      NULL),
+      "min-disparity up (pixels); 0: an eighth of the image width",
+      num_disparities, 0, SD_MAX_DISPARITIES, NULL),
   INT ("min-disparity", "Smallest disparity searched (pixels)",
       min_disparity, 0, SD_MAX_MIN_DISPARITY, NULL),
   ENUM ("prefilter", "Filter applied to both images before matching",
@@ -178,7 +178,9 @@ sd_params_init (SdParams * p)
 {
   memset (p, 0, sizeof (*p));
   p->algorithm = SD_ALGORITHM_SGM;
-  p->num_disparities = 64;
+  /* automatic: a fixed 64 missed everything nearer than 64 pixels of
+   * disparity, a third of the scene on the larger shared sets */
+  p->num_disparities = 0;
   p->min_disparity = 0;
   p->prefilter = SD_PREFILTER_NONE;
   p->rank_window = 7;
@@ -221,6 +223,21 @@ sd_params_init (SdParams * p)
   p->band_rows = 0;
   p->max_device_memory = 0;
   p->confidence = false;
+}
+
+int
+sd_params_disparities (const SdParams * p, int width)
+{
+  if (p->num_disparities > 0)
+    return p->num_disparities;
+  /* ceil (ceil (width / 8) / 16) * 16, without overflow near INT_MAX */
+  const int unit = SD_AUTO_DISPARITIES_WIDTH_SHARE * SD_AUTO_DISPARITIES_STEP;
+  int d = SD_AUTO_DISPARITIES_STEP * (width / unit + (width % unit != 0));
+  const int most = p->algorithm == SD_ALGORITHM_TILED_BP ?
+      SD_TILED_BP_AUTO_DISPARITIES : SD_MAX_DISPARITIES;
+  if (d < SD_AUTO_DISPARITIES_STEP)
+    d = SD_AUTO_DISPARITIES_STEP;
+  return d < most ? d : most;
 }
 
 int

@@ -11,6 +11,7 @@
  * with the device's primary context. */
 #include <cuda_runtime.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,9 @@ cuda_supports (const SdParams * p, SdError * err)
 {
   if (p->algorithm != SD_ALGORITHM_TILED_BP)
     return true;
+  /* an automatic range depends on the frames' width: the widest one */
+  SdParams widest = *p;
+  widest.num_disparities = sd_params_disparities (p, INT_MAX);
   int device = 0, max_smem = 0;
   if (cudaGetDevice (&device) != cudaSuccess
       || cudaDeviceGetAttribute (&max_smem,
@@ -60,7 +64,7 @@ cuda_supports (const SdParams * p, SdError * err)
         "the CUDA backend could not read the device's shared memory size");
     return false;
   }
-  return sd_cuda_tiled_bp_fits (p, max_smem, err);
+  return sd_cuda_tiled_bp_fits (&widest, max_smem, err);
 }
 
 /* What cuda_supports checks, against the engine's own device.  out may be
@@ -70,6 +74,10 @@ check_input (const SdCudaPipeline * s, const SdParams * p,
     const SdPlane * left, const SdPlane * right, const SdPlane * out,
     SdError * err)
 {
+  if (p->num_disparities < 1)
+    return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
+        "the pipeline takes a disparity count, not the automatic 0: "
+        "resolve it with sd_params_disparities() (the engine does)");
   if (p->algorithm == SD_ALGORITHM_TILED_BP
       && !sd_cuda_tiled_bp_fits (p, s->info.max_smem_optin, err))
     return err ? err->status : SD_ERROR_INVALID_ARGUMENT;

@@ -8,6 +8,8 @@
 
 /* The most disparities the tile kernels hold in registers. */
 #define SD_CUDA_TILED_BP_MAX_DISPARITIES 64
+static_assert (SD_TILED_BP_AUTO_DISPARITIES <= SD_CUDA_TILED_BP_MAX_DISPARITIES,
+    "the automatic disparity range of tiled-bp must run on the GPU");
 
 /* Whether the tile kernels run params on a device whose blocks may use
  * max_smem bytes of shared memory; otherwise says why (the tile size and

@@ -312,6 +312,8 @@ main (int argc, char **argv)
 
   SdError err = { 0 };
   params.confidence = confidence_path != NULL;
+  /* the count the engine would search, also for the timed pipeline */
+  params.num_disparities = sd_params_disparities (&params, left.width);
   SdEngine *engine = sd_engine_new (backend, device, &params, &err);
   if (!engine) {
     fprintf (stderr, "sd-bench: %s\n", err.message);

@@ -434,6 +434,30 @@ unequal_brightness (SdEngine * cpu, SdEngine * gpu)
   pair_free (&pair);
 }
 
+/* The automatic disparity range (num-disparities 0), which each engine
+ * resolves from the pair's width: every method at widths whose ranges
+ * differ (16, 48 and 96; tiled-bp's stops at 64), one after the other
+ * through the same engines. */
+static void
+automatic_range (SdEngine * cpu, SdEngine * gpu)
+{
+  static const int widths[] = { 97, 301, 700 };
+  for (size_t m = 0; m < 3; m++)
+    for (size_t i = 0; i < sizeof (widths) / sizeof (widths[0]); i++) {
+      if (!my_case ())
+        continue;
+      const int w = widths[i], h = quick ? 9 : 23;
+      Pair pair;
+      if (!pair_synth (&pair, w, h, w / 8, 0, 41 + i))
+        pair_noise (&pair, w, h, w / 20, 41 + i);
+      SdParams p;
+      sd_params_init (&p);
+      p.algorithm = all_methods[m];
+      compare_pair ("automatic range", &pair, &p, cpu, gpu);
+      pair_free (&pair);
+    }
+}
+
 /* One parameter changed at a time from the defaults, on one input. */
 static void
 sweep_params (const char *what, const Pair * pair, int D, int dmin,
@@ -869,6 +893,7 @@ main (int argc, char **argv)
   wide (cpu, gpu);
   speckled (cpu, gpu);
   unequal_brightness (cpu, gpu);
+  automatic_range (cpu, gpu);
 #ifdef SD_HAVE_CUDA
   if (!strcmp (under_test, "cuda")) {
     interleaved (cpu);

@@ -147,15 +147,70 @@ check_refusals (void)
       SD_ERROR_INVALID_ARGUMENT, "wrong output size accepted");
   /* a bad parameter set is refused and the old one kept */
   SdParams bad = p;
-  bad.num_disparities = 0;
+  bad.num_disparities = -1;
   SD_CHECK (sd_engine_set_params (e, &bad, &err) ==
-      SD_ERROR_INVALID_ARGUMENT, "num-disparities 0 accepted");
+      SD_ERROR_INVALID_ARGUMENT, "num-disparities -1 accepted");
   SD_CHECK_INT (sd_engine_get_params (e)->num_disparities,
       p.num_disparities);
   SD_CHECK (sd_engine_new ("cpu", 0, &bad, &err) == NULL,
       "engine made with bad parameters");
   SD_CHECK (strstr (err.message, "num-disparities") != NULL, "message: %s",
       err.message);
+  sd_engine_free (e);
+}
+
+/* num-disparities 0 searches the count sd_params_disparities gives each
+ * pair's width: the same output as that count given, pair by pair, with
+ * pairs of other widths through one engine. */
+static void
+check_automatic_range (SdAlgorithm algorithm)
+{
+  const int h = 12, widths[] = { 150, 40, 700 };
+  SdParams automatic;
+  sd_params_init (&automatic);
+  automatic.algorithm = algorithm;
+  SdError err;
+  SdEngine *e = sd_engine_new ("cpu", 0, &automatic, &err);
+  SD_CHECK (e != NULL, "%s", err.message);
+  if (!e)
+    return;
+  for (size_t i = 0; i < sizeof (widths) / sizeof (widths[0]); i++) {
+    const int w = widths[i];
+    uint8_t *l = malloc ((size_t) w * h), *r = malloc ((size_t) w * h);
+    uint16_t *disp = malloc (sizeof (uint16_t) * w * h);
+    sd_synth_noise (l, (size_t) w * h, 21);
+    /* the right view is the left moved by 20 pixels: found by every
+     * automatic range here but the narrowest (16) */
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        r[y * w + x] = x + 20 < w ? l[y * w + x + 20] : l[y * w + x];
+    SdPlane left = { l, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+    SdPlane right = { r, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+    SdPlane out = { disp, w, h, sizeof (uint16_t) * w, SD_PIXEL_GRAY16 };
+    SD_CHECK (sd_engine_process (e, &left, &right, &out, NULL, &err) ==
+        SD_OK, "%d wide: %s", w, err.message);
+    SdParams given = automatic;
+    given.num_disparities = sd_params_disparities (&automatic, w);
+    uint16_t *expect = run (&given, &left, &right);
+    SD_CHECK (expect && !memcmp (disp, expect, sizeof (uint16_t) * w * h),
+        "%s, %d wide: the automatic range differs from %d disparities",
+        sd_enum_to_nick (sd_algorithm_entries, algorithm), w,
+        given.num_disparities);
+    if (given.num_disparities > 20) {
+      size_t found = 0;
+      for (int y = 0; y < h; y++)
+        for (int x = 30; x < w - 30; x++)
+          found += disp[y * w + x] == 16 * 20;
+      SD_CHECK (found > (size_t) (w - 60) * h / 2, "%s, %d wide: %zu "
+          "pixels at disparity 20", sd_enum_to_nick (sd_algorithm_entries,
+              algorithm), w, found);
+    }
+    free (expect);
+    free (disp);
+    free (l);
+    free (r);
+  }
+  SD_CHECK_INT (sd_engine_get_params (e)->num_disparities, 0);
   sd_engine_free (e);
 }
 
@@ -173,5 +228,8 @@ main (void)
   check_size (127, 45, 256, 0);
   check_layouts ();
   check_refusals ();
+  check_automatic_range (SD_ALGORITHM_SGM);
+  check_automatic_range (SD_ALGORITHM_HBP);
+  check_automatic_range (SD_ALGORITHM_TILED_BP);
   return sd_test_exit ("test-edge-sizes");
 }

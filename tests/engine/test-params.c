@@ -19,7 +19,7 @@ expect_refused (void (*mutate) (SdParams *), const char *name)
 }
 
 #define MUTATION(fn, stmt) static void fn (SdParams *p) { stmt; }
-MUTATION (ndisp_zero, p->num_disparities = 0)
+MUTATION (ndisp_neg, p->num_disparities = -1)
 MUTATION (ndisp_big, p->num_disparities = 257)
 MUTATION (mind_neg, p->min_disparity = -1)
 MUTATION (mind_big, p->min_disparity = SD_MAX_MIN_DISPARITY + 1)
@@ -62,7 +62,7 @@ main (void)
   sd_params_init (&p);
   SD_CHECK (sd_params_validate (&p, msg, sizeof (msg)), "defaults: %s", msg);
 
-  expect_refused (ndisp_zero, "num-disparities");
+  expect_refused (ndisp_neg, "num-disparities");
   expect_refused (ndisp_big, "num-disparities");
   expect_refused (mind_neg, "min-disparity");
   expect_refused (mind_big, "min-disparity");
@@ -98,7 +98,7 @@ main (void)
   expect_refused (inner_zero, "inner-iterations");
 
   /* the edges of each range are accepted */
-  for (int n = 1; n <= SD_MAX_DISPARITIES; n++) {
+  for (int n = 0; n <= SD_MAX_DISPARITIES; n++) {
     p.num_disparities = n;
     SD_CHECK (sd_params_validate (&p, msg, sizeof (msg)), "%d: %s", n, msg);
   }
@@ -139,6 +139,28 @@ main (void)
   p.fill_holes = SD_FILL_HOLES_OFF;
   SD_CHECK (!sd_params_fill_holes (&p), "fill-holes off fills for tiled-bp");
   p.algorithm = SD_ALGORITHM_HBP;
+
+  /* the automatic range: an eighth of the width in steps of 16, 16 to
+   * 256, tiled-bp's at most 64; a count given is kept */
+  sd_params_init (&p);
+  SD_CHECK_INT (p.num_disparities, 0);
+  const int widths[][3] = { {1, 16, 16}, {128, 16, 16}, {129, 32, 32},
+  {384, 48, 48}, {450, 64, 64}, {640, 80, 64}, {1242, 160, 64},
+  {1920, 240, 64}, {2048, 256, 64}, {3840, 256, 64}, {0x7fffffff, 256, 64}
+  };
+  for (size_t i = 0; i < sizeof (widths) / sizeof (widths[0]); i++) {
+    p.algorithm = SD_ALGORITHM_SGM;
+    SD_CHECK (sd_params_disparities (&p, widths[i][0]) == widths[i][1],
+        "width %d: %d disparities, not %d", widths[i][0],
+        sd_params_disparities (&p, widths[i][0]), widths[i][1]);
+    p.algorithm = SD_ALGORITHM_TILED_BP;
+    SD_CHECK (sd_params_disparities (&p, widths[i][0]) == widths[i][2],
+        "tiled-bp, width %d: %d disparities, not %d", widths[i][0],
+        sd_params_disparities (&p, widths[i][0]), widths[i][2]);
+  }
+  p.num_disparities = 100;
+  SD_CHECK_INT (sd_params_disparities (&p, 16), 100);
+  SD_CHECK_INT (sd_params_disparities (&p, 4000), 100);
 
   /* auto's left-right check is tight where holes are filled, a number is
    * kept as it is */
