@@ -643,6 +643,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
   SdError err = { 0 };
   SdStatus status;
   GstClockTime start, elapsed = 0;
+  const SdParams *params;
 
   gst_buffer_copy_into (out, left, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
   if (!gst_video_frame_map (&pending->frame, &self->out_info, out,
@@ -709,7 +710,12 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
   pending->out = out;
   pending->running_time = running_time;
   pending->submit_time = elapsed;
-  pending->confidence = sd_engine_get_params (self->engine)->confidence;
+  params = sd_engine_get_params (self->engine);
+  pending->confidence = params->confidence;
+  pending->output = params->output;
+  pending->search_min = params->min_disparity;
+  pending->search_max = params->min_disparity + sd_params_disparities (params,
+      GST_VIDEO_INFO_WIDTH (&self->out_info)) - 1;
   self->n_pending++;
   return GST_FLOW_OK;
 }
@@ -760,9 +766,7 @@ gst_stereo_depth_collect (GstStereoDepth * self)
   statistics = self->statistics;
   GST_OBJECT_UNLOCK (self);
   if (status == SD_OK && statistics)
-    gst_stereo_depth_stats_post (self, &op, pending.out,
-        pending.running_time, elapsed,
-        sd_engine_get_params (self->engine)->output);
+    gst_stereo_depth_stats_post (self, &op, &pending, elapsed);
   gst_video_frame_unmap (&pending.frame);
   if (status != SD_OK) {
     if (with_confidence)
@@ -1624,7 +1628,8 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
           "Post an element message \"stereodepth-statistics\" for every "
           "output frame: timestamp, running-time, valid-share (0 to 1), "
           "unit (pixels or millimetres, as output says), min and max of "
-          "the valid values, process-time (ns in the engine)", FALSE,
+          "the valid values, process-time (ns in the engine), search-min "
+          "and search-max (the disparities searched, pixels)", FALSE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_FRAMES_PROCESSED,

@@ -34,6 +34,9 @@ typedef struct
   GstClockTime running_time;    /* of the left frame: a live deadline */
   GstClockTime submit_time;     /* spent in sd_engine_submit */
   gboolean confidence;          /* submitted with params.confidence */
+  SdOutput output;              /* params.output */
+  /* the disparities searched, pixels: the automatic count resolved */
+  gint search_min, search_max;
   /* frames in CUDA memory the engine reads in place: mapped until the
    * pair is collected */
   GstVideoFrame inputs[2];

@@ -3,10 +3,9 @@
 
 void
 gst_stereo_depth_stats_post (GstStereoDepth * self, const SdPlane * out,
-    GstBuffer * buf, GstClockTime running_time, GstClockTime elapsed,
-    SdOutput output)
+    const GstStereoDepthPending * pair, GstClockTime elapsed)
 {
-  const gboolean depth = output == SD_OUTPUT_DEPTH;
+  const gboolean depth = pair->output == SD_OUTPUT_DEPTH;
   guint64 valid = 0;
   guint lo = G_MAXUINT16, hi = 0;
   GstStructure *s;
@@ -27,14 +26,16 @@ gst_stereo_depth_stats_post (GstStereoDepth * self, const SdPlane * out,
     lo = 0;
   /* disparity values are 16 d; depth values are millimetres */
   s = gst_structure_new ("stereodepth-statistics",
-      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (buf),
-      "running-time", G_TYPE_UINT64, running_time,
+      "timestamp", G_TYPE_UINT64, GST_BUFFER_PTS (pair->out),
+      "running-time", G_TYPE_UINT64, pair->running_time,
       "valid-share", G_TYPE_DOUBLE,
       (gdouble) valid / ((gdouble) out->width * out->height),
       "unit", G_TYPE_STRING, depth ? "millimetres" : "pixels",
       "min", G_TYPE_DOUBLE, depth ? (gdouble) lo : lo / 16.0,
       "max", G_TYPE_DOUBLE, depth ? (gdouble) hi : hi / 16.0,
-      "process-time", G_TYPE_UINT64, elapsed, NULL);
+      "process-time", G_TYPE_UINT64, elapsed,
+      "search-min", G_TYPE_INT, pair->search_min,
+      "search-max", G_TYPE_INT, pair->search_max, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }

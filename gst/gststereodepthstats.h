@@ -8,11 +8,10 @@
 G_BEGIN_DECLS
 
 /* Posts the message of the output frame out (the engine's GRAY16 values,
- * disparity or depth as output says) of buffer buf, which took elapsed in
- * the engine. */
+ * disparity or depth as the pair's output says) of pair, which took
+ * elapsed in the engine. */
 void gst_stereo_depth_stats_post (GstStereoDepth * self, const SdPlane * out,
-    GstBuffer * buf, GstClockTime running_time, GstClockTime elapsed,
-    SdOutput output);
+    const GstStereoDepthPending * pair, GstClockTime elapsed);
 
 G_END_DECLS
 

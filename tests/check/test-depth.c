@@ -97,6 +97,7 @@ check_statistics (const gchar * output, const gchar * unit, gdouble scale)
   guint valid = 0, lo = G_MAXUINT16, hi = 0;
   gdouble share, min, max;
   guint64 pts, elapsed;
+  gint search_min, search_max;
 
   sd_check_pair_init_with (&p, FALSE, "statistics", TRUE, "focal-length",
       700.0f, "baseline", 120.0f, NULL);
@@ -127,15 +128,56 @@ check_statistics (const gchar * output, const gchar * unit, gdouble scale)
   fail_unless (gst_structure_get (st, "timestamp", G_TYPE_UINT64, &pts,
           "valid-share", G_TYPE_DOUBLE, &share, "min", G_TYPE_DOUBLE, &min,
           "max", G_TYPE_DOUBLE, &max, "process-time", G_TYPE_UINT64,
-          &elapsed, NULL));
+          &elapsed, "search-min", G_TYPE_INT, &search_min, "search-max",
+          G_TYPE_INT, &search_max, NULL));
   fail_unless_equals_uint64 (pts, 2 * SD_CHECK_FRAME);
   fail_unless (fabs (share - (gdouble) valid / (W * H)) < 1e-12);
   fail_unless (min == lo / scale && max == hi / scale, "%g..%g for %u..%u",
       min, max, lo, hi);
   fail_unless (elapsed > 0);
+  fail_unless_equals_int (search_min, 0);
+  fail_unless_equals_int (search_max, SD_CHECK_DISPARITIES - 1);
   gst_message_unref (msg);
   sd_check_pair_clear (&p);
 }
+
+/* The search-min and search-max of the pair's own range: a count given,
+ * then the automatic one set while playing, resolved from the width. */
+static void
+expect_search (SdCheckPair * p, GstClockTime pts, gint lo, gint hi)
+{
+  GstMessage *msg;
+  gint search_min = -1, search_max = -1;
+
+  sd_check_push_pair (p, scene.left, scene.right, pts);
+  gst_buffer_unref (gst_harness_pull (p->left));
+  msg = gst_bus_timed_pop_filtered (p->bus, 10 * GST_SECOND,
+      GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no statistics message");
+  fail_unless (gst_structure_get (gst_message_get_structure (msg),
+          "search-min", G_TYPE_INT, &search_min, "search-max", G_TYPE_INT,
+          &search_max, NULL));
+  fail_unless (search_min == lo && search_max == hi,
+      "searched %d..%d, not %d..%d", search_min, search_max, lo, hi);
+  gst_message_unref (msg);
+}
+
+GST_START_TEST (test_statistics_search_range)
+{
+  SdCheckPair p;
+
+  sd_check_pair_init_with (&p, FALSE, "statistics", TRUE, "num-disparities",
+      40, "min-disparity", 2, NULL);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  expect_search (&p, 0, 2, 2 + 40 - 1);
+  g_object_set (p.element, "num-disparities", 0, NULL);
+  /* 64 pixels wide: an eighth, rounded up to 16 */
+  expect_search (&p, SD_CHECK_FRAME, 2, 2 + 16 - 1);
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_statistics)
 {
@@ -156,6 +198,7 @@ depth_suite (void)
   tcase_add_test (tc, test_depth_output);
   tcase_add_test (tc, test_depth_needs_rig);
   tcase_add_test (tc, test_statistics);
+  tcase_add_test (tc, test_statistics_search_range);
   suite_add_tcase (s, tc);
   return s;
 }
