@@ -17,9 +17,10 @@
  * the four message arrays of all levels (float or half); messages are
  * stored at their sender, as on the CPU.
  *
- * A thread computes one message of one pixel (four threads a pixel, a
- * warp per message and 32 pixels), one disparity after the other, exactly
- * as the CPU does, with the message under construction in shared memory
+ * A thread computes one message of one pixel (four threads a pixel; a
+ * block holds 32 pixels, or 16 or 8 at large ranges: update_pixels), one
+ * disparity after the other, exactly as the CPU does, with the message
+ * under construction in shared memory
  * (disparity-major, so that a warp's accesses fall in distinct banks).
  * Measured against one thread a pixel and other block shapes in
  * docs/performance.md (hbp). */
@@ -30,10 +31,11 @@
 #include "sd-cuda-hbp.h"
 
 #define BLOCK 128               /* threads of the per-pixel kernels */
-/* pixels of a block of the message kernel: 16 was 5 to 9 % slower above 21
- * disparities */
+/* pixels of a block of the message kernel, at most (its threads: 4 a
+ * pixel); fewer where the messages' shared memory leaves an SM few threads
+ * (update_pixels) */
 #define UPDATE_PIXELS 32
-#define UPDATE_BLOCK (4 * UPDATE_PIXELS)        /* its threads: 4 a pixel */
+#define UPDATE_BLOCK (4 * UPDATE_PIXELS)
 
 /* sd-cuda-bp.h's layout, under a name short enough for the indexing
  * expressions below */
@@ -173,7 +175,7 @@ struct SendInputs
  * that order), the forward pass folded into the same loop, then the
  * backward pass, the cap and the sum, and the shift to zero mean - each
  * pass in the CPU's order, on the message kept in shared memory (h[k] at
- * scratch[k * UPDATE_BLOCK]).  stride: elements from one disparity to the
+ * scratch[k * blockDim.x]).  stride: elements from one disparity to the
  * next. */
 template < typename T > __device__ __forceinline__ void
 send (const float *data, Incoming < T > a, Incoming < T > b,
@@ -211,26 +213,26 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
       lowest = fminf (lowest, v);
       if (k > 0)
         v = fminf (v, __fadd_rn (prev, 1.0f));
-      scratch[k * UPDATE_BLOCK] = prev = v;
+      scratch[k * blockDim.x] = prev = v;
     }
   }
   const float cap = __fadd_rn (lowest, disc_trunc);
   /* backward pass; the chain runs on uncapped values, the cap is stored */
-  float next = scratch[(D - 1) * UPDATE_BLOCK];
-  scratch[(D - 1) * UPDATE_BLOCK] = fminf (next, cap);
+  float next = scratch[(D - 1) * blockDim.x];
+  scratch[(D - 1) * blockDim.x] = fminf (next, cap);
   for (int k = D - 2; k >= 0; k--) {
-    next = fminf (scratch[k * UPDATE_BLOCK], __fadd_rn (next, 1.0f));
-    scratch[k * UPDATE_BLOCK] = fminf (next, cap);
+    next = fminf (scratch[k * blockDim.x], __fadd_rn (next, 1.0f));
+    scratch[k * blockDim.x] = fminf (next, cap);
   }
   float sum = 0.0f;
   for (int k = 0; k < D; k++)
-    sum = __fadd_rn (sum, scratch[k * UPDATE_BLOCK]);
+    sum = __fadd_rn (sum, scratch[k * blockDim.x]);
   const float mean = __fdiv_rn (sum, (float) D);
   if (!present)
     return;
   for (int k = 0; k < D; k++)
     store_msg (out + (size_t) k * stride, __fsub_rn (scratch[k *
-                UPDATE_BLOCK], mean));
+                blockDim.x], mean));
 }
 
 /* One checkerboard half-step: the pixels with x + y + parity even send,
@@ -244,9 +246,10 @@ update_kernel (const float *data_cost, Messages < T > m, int w, int h, int D,
   extern __shared__ float scratch_all[];
   float *scratch = scratch_all + threadIdx.x;
   const int y = blockIdx.y;
-  const int message = threadIdx.x / UPDATE_PIXELS;
-  const int x = 2 * (blockIdx.x * UPDATE_PIXELS + threadIdx.x %
-      UPDATE_PIXELS) + ((y + parity) & 1);
+  const int pixels = blockDim.x / 4;
+  const int message = threadIdx.x / pixels;
+  const int x = 2 * (blockIdx.x * pixels + threadIdx.x % pixels) +
+      ((y + parity) & 1);
   if (x >= w)
     return;
   const int pitch = sd_cuda_bp_pitch (w);
@@ -349,6 +352,7 @@ typedef struct
   size_t elements;              /* of one all-levels array */
   LevelGeometry lv[SD_MAX_BP_LEVELS];
   int n, D, min_disparity, iterations, half;
+  int update_pixels;            /* pixels a block of the message kernel */
   float disc_trunc;
 } HbpArgs;
 
@@ -376,12 +380,41 @@ allow_update_smem (void)
       UPDATE_BLOCK * SD_MAX_DISPARITIES * (int) sizeof (float));
 }
 
+/* The pixels a block of the message kernel takes at D disparities.  A
+ * thread's message needs D floats of shared memory, so above 128
+ * disparities a block of 32 pixels (up to 128 KB) leaves room for one or
+ * two on an SM and wastes the rest; smaller blocks fill it.  Where they
+ * only add a few threads they lose (5 to 16 % at 64 and 128 disparities on
+ * an H200), so a smaller block is taken only when it keeps at least a
+ * quarter more threads resident than 32 pixels do, the one with the most
+ * (the larger on a tie).  docs/performance.md, hbp, has the measurements. */
+template < typename T > static cudaError_t
+update_pixels (int D, int *pixels)
+{
+  int resident[UPDATE_PIXELS + 1] = { 0 };
+  for (int p = UPDATE_PIXELS; p >= 8; p /= 2) {
+    int blocks = 0;
+    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor
+        (&blocks, update_kernel < T >, 4 * p, 4 * p * D * sizeof (float));
+    if (e != cudaSuccess)
+      return e;
+    resident[p] = blocks * 4 * p;
+  }
+  *pixels = UPDATE_PIXELS;
+  for (int p = UPDATE_PIXELS / 2; p >= 8; p /= 2)
+    if (4 * resident[p] >= 5 * resident[UPDATE_PIXELS]
+        && resident[p] > resident[*pixels])
+      *pixels = p;
+  return cudaSuccess;
+}
+
 template < typename T > static cudaError_t
 enqueue_levels (const HbpArgs * a, cudaStream_t stream)
 {
   const int D = a->D, n = a->n;
   const LevelGeometry *lv = a->lv;
-  const int smem = UPDATE_BLOCK * D * (int) sizeof (float);
+  const int threads = 4 * a->update_pixels;
+  const int smem = threads * D * (int) sizeof (float);
   for (int l = n - 1; l >= 0; l--) {
     const int w = lv[l].width, h = lv[l].height;
     const Messages < T > m = level_messages < T > (a, l);
@@ -395,9 +428,9 @@ enqueue_levels (const HbpArgs * a, cudaStream_t stream)
       copy_down_kernel < T > <<<element_grid (w, h, D), BLOCK, 0, stream>>>
           (level_messages < T > (a, l + 1), m, lv[l + 1].width, w, D);
     }
-    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, UPDATE_PIXELS), h);
+    const dim3 grid (sd_cuda_div_up ((w + 1) / 2, a->update_pixels), h);
     for (int t = 0; t < a->iterations; t++)
-      update_kernel < T > <<<grid, UPDATE_BLOCK, smem, stream>>> (a->data +
+      update_kernel < T > <<<grid, threads, smem, stream>>> (a->data +
           lv[l].offset, m, w, h, D, t & 1, a->disc_trunc);
   }
   belief_kernel < T > <<<element_grid (lv[0].width, lv[0].height, D), BLOCK,
@@ -454,6 +487,9 @@ sd_cuda_hbp (const SdParams * p, const uint8_t * images,
   if (e == cudaSuccess)
     e = a.half ? allow_update_smem < __half > () :
         allow_update_smem < float >();
+  if (e == cudaSuccess)
+    e = a.half ? update_pixels < __half > (a.D, &a.update_pixels) :
+        update_pixels < float >(a.D, &a.update_pixels);
   if (e == cudaSuccess)
     e = sd_cuda_graph_launch (cache, &a, sizeof (a), enqueue_propagation,
         stream);
