@@ -1,5 +1,6 @@
 #include "sd-engine.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,15 @@ struct SdEngine
   int oldest;
   int in_flight;
   SdRectification *rect;        /* the engine's copy, or NULL */
+  /* align-rows: whether the offset was measured for pairs of
+   * align_width x align_height since the parameters or the maps last
+   * changed, what was measured, and the maps that undo it (rect's with the
+   * right view moved), which the backend then has instead of rect */
+  bool align_done;
+  int align_attempts;           /* pairs measured without a result */
+  int align_width, align_height;
+  SdRowOffset row_offset;
+  SdRectification *aligned;
 };
 
 SdStatus
@@ -128,6 +138,7 @@ sd_engine_free (SdEngine * e)
   for (int i = 0; i < SD_ENGINE_MAX_IN_FLIGHT; i++)
     free (e->pairs[i].done);
   sd_rectification_free (e->rect);
+  sd_rectification_free (e->aligned);
   free (e);
 }
 
@@ -197,6 +208,32 @@ settle (SdEngine * e)
   }
 }
 
+/* Gives the backend maps (NULL: none) instead of the ones it has, once the
+ * pairs in flight, remapped with those, are settled. */
+static SdStatus
+backend_maps (SdEngine * e, const SdRectification * maps, SdError * err)
+{
+  if (e->backend->submit)
+    settle (e);
+  return e->backend->set_rectification (e->state, maps, err);
+}
+
+/* Forgets the rows' offset: the backend goes back to the calibration's
+ * maps, and the next pair is measured again. */
+static void
+forget_alignment (SdEngine * e)
+{
+  if (e->aligned) {
+    /* rect's maps were the backend's before: taking them back cannot fail
+     * for want of anything the backend did not have */
+    backend_maps (e, e->rect, NULL);
+    sd_rectification_free (e->aligned);
+    e->aligned = NULL;
+  }
+  e->align_done = false;
+  e->align_attempts = 0;
+}
+
 SdStatus
 sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
 {
@@ -218,11 +255,15 @@ sd_engine_set_params (SdEngine * e, const SdParams * params, SdError * err)
       e->backend->destroy (e->state);
       e->backend = b;
       e->state = state;
+      /* the new backend has the calibration's maps */
+      sd_rectification_free (e->aligned);
+      e->aligned = NULL;
     }
   } else if (!backend_supports (e->backend, params, err)) {
     return err ? err->status : SD_ERROR_INVALID_ARGUMENT;
   }
   e->params = *params;
+  forget_alignment (e);
   return SD_OK;
 }
 
@@ -253,6 +294,11 @@ sd_engine_set_rectification (SdEngine * e, const SdRectification * rect,
   }
   sd_rectification_free (e->rect);
   e->rect = copy;
+  /* the backend has the new maps: the offset is measured on them anew */
+  sd_rectification_free (e->aligned);
+  e->aligned = NULL;
+  e->align_done = false;
+  e->align_attempts = 0;
   return st;
 }
 
@@ -331,6 +377,83 @@ pair_params (const SdEngine * e, int width)
   return p;
 }
 
+/* align-rows: on the first host pair of its size since the parameters or
+ * the maps changed, measures how far the right view's rows sit from the
+ * left's, on the views as the backend sees them (rectified by the
+ * calibration), and has the backend remap through maps that undo an
+ * offset of SD_ROW_ALIGN_MIN_OFFSET or more.  Pairs in device memory are
+ * not measured: they keep what was measured for their size, or none. */
+static SdStatus
+align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    bool device, SdError * err)
+{
+  const int w = left->width, h = left->height;
+  const bool same_size = e->align_width == w && e->align_height == h;
+  if (!e->params.align_rows || (e->align_done && same_size))
+    return SD_OK;
+  if (!same_size)
+    e->align_attempts = 0;
+  if (device) {
+    if (!same_size)
+      forget_alignment (e);
+    return SD_OK;
+  }
+  const size_t n = (size_t) w * h;
+  uint8_t *luma = malloc (4 * n);
+  if (!luma)
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory for measuring the rows' offset of a %dx%d pair", w, h);
+  uint8_t *views = luma;
+  sd_plane_to_luma (left, luma);
+  sd_plane_to_luma (right, luma + n);
+  if (e->rect) {
+    views = luma + 2 * n;
+    sd_rectify_rows (e->rect->map[0], luma, views, w, h, 0, h);
+    sd_rectify_rows (e->rect->map[1], luma + n, views + n, w, h, 0, h);
+  }
+  const SdParams p = pair_params (e, w);
+  e->row_offset = sd_row_offset_measure (views, views + n, w, h,
+      p.min_disparity, p.num_disparities);
+  free (luma);
+  SdRectification *aligned = NULL;
+  if (e->row_offset.measured
+      && fabs (e->row_offset.offset) >= SD_ROW_ALIGN_MIN_OFFSET
+      && !(aligned = sd_rectification_shift_right (e->rect, w, h,
+              e->row_offset.offset)))
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory for the maps that move a %dx%d view's rows", w, h);
+  if (aligned || e->aligned) {
+    SdStatus st = backend_maps (e, aligned ? aligned : e->rect, err);
+    if (st != SD_OK) {
+      backend_maps (e, e->rect, NULL);
+      sd_rectification_free (aligned);
+      aligned = NULL;
+    }
+    sd_rectification_free (e->aligned);
+    e->aligned = aligned;
+    if (st != SD_OK)
+      return st;
+  }
+  /* too few patches agreed: the next pairs try again, for a while */
+  e->align_done = e->row_offset.measured
+      || ++e->align_attempts >= SD_ROW_ALIGN_ATTEMPTS;
+  e->align_width = w;
+  e->align_height = h;
+  return SD_OK;
+}
+
+SdRowOffset
+sd_engine_row_offset (const SdEngine * e)
+{
+  return e->row_offset;
+}
+
+bool
+sd_engine_rows_moved (const SdEngine * e)
+{
+  return e->aligned != NULL;
+}
+
 SdStatus
 sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
     SdPlane * out, SdPlane * confidence, SdError * err)
@@ -345,6 +468,8 @@ sd_engine_process (SdEngine * e, const SdPlane * left, const SdPlane * right,
       || (st = check_rectification (e, left, err)) != SD_OK
       || (st = check_output (out, confidence, left->width, left->height,
               e->params.confidence, err)) != SD_OK)
+    return st;
+  if ((st = align_rows (e, left, right, false, err)) != SD_OK)
     return st;
   /* a synchronous backend writes out itself, without the pair buffer and
    * the copy out of it that submit and collect would cost */
@@ -388,6 +513,8 @@ submit (SdEngine * e, const SdPlane * left, const SdPlane * right,
     return sd_error_set (err, SD_ERROR_INVALID_ARGUMENT,
         "%d pairs are already in flight; collect one before submitting "
         "another", SD_ENGINE_MAX_IN_FLIGHT);
+  if ((st = align_rows (e, left, right, device, err)) != SD_OK)
+    return st;
   const int slot = (e->oldest + e->in_flight) % SD_ENGINE_MAX_IN_FLIGHT;
   SdPair *pair = &e->pairs[slot];
   pair->width = left->width;

@@ -10,6 +10,7 @@
 #include "sd-image.h"
 #include "sd-params.h"
 #include "sd-rectify.h"
+#include "sd-row-align.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,6 +173,15 @@ bool sd_engine_is_async (const SdEngine * engine);
  * the bands it chose because the frame did not fit its device memory.
  * The same band_rows on another backend gives the same output. */
 int sd_engine_band_rows (const SdEngine * engine);
+
+/* align-rows: what was measured on the last pair measured (measured is
+ * false before any, and when too few patches agreed), and whether the
+ * engine moves the right view's rows by it (an offset of at least
+ * SD_ROW_ALIGN_MIN_OFFSET).  The offset is measured on the first pair
+ * after the engine is made, its parameters or maps are set, or the pair
+ * size changes; pairs in device memory are not measured. */
+SdRowOffset sd_engine_row_offset (const SdEngine * engine);
+bool sd_engine_rows_moved (const SdEngine * engine);
 
 /* Every backend compiled into this build, NULL-terminated. */
 const SdBackend *const *sd_backends (void);

@@ -98,6 +98,9 @@ const SdParamDesc sd_param_descs[] = {
   BOOL ("match-brightness", "Map the right image's brightness onto the "
       "left's (histogram matching) before comparing them: cameras whose "
       "exposure, gain or response differ", match_brightness),
+  BOOL ("align-rows", "Measure on the first pair how far the right "
+      "image's rows sit above or below the left's, and move them back: "
+      "rigs whose calibration is a little off", align_rows),
   ENUM ("cost", "Matching cost", cost, sd_cost_entries),
   ENUM ("census-window", "Window of the census transform", census_window,
       sd_census_window_entries),
@@ -187,6 +190,10 @@ sd_params_init (SdParams * p)
   /* off: where the views agree, the map turns what they see differently
    * into brightness errors (docs/algorithms.md, "Brightness matching") */
   p->match_brightness = false;
+  /* on: the offset is left alone below SD_ROW_ALIGN_MIN_OFFSET, where
+   * every shared set measures, and a row's offset halves the map's worth
+   * (docs/algorithms.md, "Rows that do not line up") */
+  p->align_rows = true;
   p->cost = SD_COST_CENSUS_AD;
   p->census_window = SD_CENSUS_9X7;
   p->paths = 8;

@@ -90,6 +90,7 @@ typedef struct
   SdPrefilter prefilter;
   int rank_window;              /* odd, 5 .. 15 */
   bool match_brightness;        /* sd-brightness.h */
+  bool align_rows;              /* sd-row-align.h: measured by the engine */
   SdCost cost;
   SdCensusWindow census_window;
   int paths;                    /* 4 or 8 */

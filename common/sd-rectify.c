@@ -100,11 +100,38 @@ build_map (const SdCameraCalib * c, int width, int height, int32_t * map)
   return true;
 }
 
+/* Maps of width x height, allocated and not yet written, or NULL when out
+ * of memory. */
+static SdRectification *
+maps_new (int width, int height)
+{
+  SdRectification *r = calloc (1, sizeof (*r));
+  const size_t n = (size_t) width * height * 2;
+  if (r) {
+    r->map[0] = malloc (n * sizeof (int32_t));
+    r->map[1] = malloc (n * sizeof (int32_t));
+  }
+  if (!r || !r->map[0] || !r->map[1]) {
+    sd_rectification_free (r);
+    return NULL;
+  }
+  r->width = width;
+  r->height = height;
+  return r;
+}
+
+/* The ids of sd_rectification_new and sd_rectification_shift_right */
+static uint64_t
+new_id (void)
+{
+  static uint64_t last;
+  return __atomic_add_fetch (&last, 1, __ATOMIC_RELAXED);
+}
+
 SdRectification *
 sd_rectification_new (const SdStereoCalib * calib, int width, int height,
     char *msg, size_t msg_size)
 {
-  static uint64_t next_id;
   SdStereoCalib c = *calib;
   double s = 1.0;
   if (c.width > 0 && c.height > 0 && (c.width != width || c.height != height)) {
@@ -118,20 +145,12 @@ sd_rectification_new (const SdStereoCalib * calib, int width, int height,
     scale_camera (&c.cam[0], s);
     scale_camera (&c.cam[1], s);
   }
-  SdRectification *r = calloc (1, sizeof (*r));
-  const size_t n = (size_t) width * height * 2;
-  if (r) {
-    r->map[0] = malloc (n * sizeof (int32_t));
-    r->map[1] = malloc (n * sizeof (int32_t));
-  }
-  if (!r || !r->map[0] || !r->map[1]) {
-    sd_rectification_free (r);
+  SdRectification *r = maps_new (width, height);
+  if (!r) {
     sd_message (msg, msg_size, "out of memory for %dx%d rectification maps",
         width, height);
     return NULL;
   }
-  r->width = width;
-  r->height = height;
   for (int j = 0; j < 2; j++) {
     if (!build_map (&c.cam[j], width, height, r->map[j])) {
       sd_rectification_free (r);
@@ -144,7 +163,7 @@ sd_rectification_new (const SdStereoCalib * calib, int width, int height,
   const double f = calib->cam[1].P[0];
   r->focal_length = c.cam[1].P[0];
   r->baseline = f > 0 ? sd_stereo_calib_focal_baseline (calib) / f : 0;
-  r->id = __atomic_add_fetch (&next_id, 1, __ATOMIC_RELAXED);
+  r->id = new_id ();
   return r;
 }
 
@@ -165,6 +184,50 @@ sd_rectification_copy (const SdRectification * rect)
   }
   memcpy (r->map[0], rect->map[0], bytes);
   memcpy (r->map[1], rect->map[1], bytes);
+  return r;
+}
+
+/* Where map (or the identity, when NULL) reads pixel (x, y), at row y
+ * fractional: linear between the rows around it, the edges repeated. */
+static void
+sample_map (const int32_t * map, int width, int height, int x, double y,
+    int32_t * out)
+{
+  if (y < 0.0)
+    y = 0.0;
+  if (y > height - 1)
+    y = height - 1;
+  if (!map) {
+    out[0] = x * SD_RECTIFY_ONE;
+    out[1] = (int32_t) lround (y * SD_RECTIFY_ONE);
+    return;
+  }
+  const int y0 = (int) y, y1 = y0 + 1 < height ? y0 + 1 : y0;
+  const double t = y - y0;
+  const int32_t *a = map + 2 * ((size_t) y0 * width + x);
+  const int32_t *b = map + 2 * ((size_t) y1 * width + x);
+  out[0] = (int32_t) lround ((1.0 - t) * a[0] + t * b[0]);
+  out[1] = (int32_t) lround ((1.0 - t) * a[1] + t * b[1]);
+}
+
+SdRectification *
+sd_rectification_shift_right (const SdRectification * rect, int width,
+    int height, double rows)
+{
+  SdRectification *r = maps_new (width, height);
+  if (!r)
+    return NULL;
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      const size_t i = 2 * ((size_t) y * width + x);
+      sample_map (rect ? rect->map[0] : NULL, width, height, x, y,
+          r->map[0] + i);
+      sample_map (rect ? rect->map[1] : NULL, width, height, x, y + rows,
+          r->map[1] + i);
+    }
+  r->focal_length = rect ? rect->focal_length : 0.0;
+  r->baseline = rect ? rect->baseline : 0.0;
+  r->id = new_id ();
   return r;
 }
 

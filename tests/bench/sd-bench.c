@@ -368,6 +368,17 @@ main (int argc, char **argv)
   printf ("time: median %.3f ms, min %.3f ms over %d run%s (wall clock, "
       "host memory in and out)\n", times[repeat / 2], times[0], repeat,
       repeat > 1 ? "s" : "");
+  const SdRowOffset rows = sd_engine_row_offset (engine);
+  if (params.align_rows && !rows.measured)
+    printf ("align-rows: no offset measured (%d patches agreed)\n",
+        rows.patches);
+  else if (params.align_rows)
+    printf ("align-rows: the right view's rows sit %+.2f rows from the "
+        "left's (%d patches); %s\n", rows.offset, rows.patches,
+        sd_engine_rows_moved (engine) ? "moved back" : "left alone");
+  /* the timed pipeline below remaps as the engine does */
+  SdRectification *timed_rect = sd_engine_rows_moved (engine) ?
+      sd_rectification_shift_right (rect, w, h, rows.offset) : rect;
   if (repeat > 1) {
     /* the rate of a caller that keeps two pairs in the engine, as the
      * element does on CUDA: submit one, collect the one before */
@@ -390,10 +401,12 @@ main (int argc, char **argv)
   /* a single run is an accuracy run: no timing loop */
 #ifdef SD_HAVE_CUDA
   if (repeat > 1 && !strcmp (sd_engine_backend_name (engine), "cuda")
-      && !print_cuda_timings (device, &params, rect, &left, &right, warmup,
-          repeat))
+      && !print_cuda_timings (device, &params, timed_rect, &left, &right,
+          warmup, repeat))
     return 1;
 #endif
+  if (timed_rect != rect)
+    sd_rectification_free (timed_rect);
 
   SdAccuracy a = sd_accuracy_score (disp, out.stride, gt, NULL, w, h);
   /* depth output is millimetres, not disparity: only its density scores */

@@ -1,0 +1,202 @@
+/* align-rows: the measurement of the rows' offset (sd-row-align.h), the
+ * maps that move the right view's rows (sd_rectification_shift_right), and
+ * what the engine does with them: a synthetic scene whose right view is
+ * moved by known offsets must be measured within MEASURE_TOLERANCE rows,
+ * a flat pair not at all, and the engine's output must be what the same
+ * pair gives through maps that move the rows by the measured offset. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sd-engine.h"
+#include "sd-synth.h"
+#include "sd-test.h"
+
+#define W 320
+#define H 160
+#define MEASURE_TOLERANCE 0.2
+
+static const SdSynthLayer scene[] = {
+  {0, 0, 0, 0, 4.0, 0.01, 0.0},
+  {60, 30, 180, 120, 14.0, 0.0, 0.0},
+  {200, 50, 300, 140, 24.0, 0.0, 0.0},
+};
+
+/* dst: src's rows moved down by rows (linear between rows, the edges
+ * repeated): dst(y) = src(y - rows). */
+static void
+move_rows (const uint8_t * src, uint8_t * dst, double rows)
+{
+  for (int y = 0; y < H; y++) {
+    double sy = y - rows;
+    sy = sy < 0 ? 0 : sy > H - 1 ? H - 1 : sy;
+    const int y0 = (int) sy, y1 = y0 + 1 < H ? y0 + 1 : y0;
+    const double t = sy - y0;
+    for (int x = 0; x < W; x++)
+      dst[y * W + x] = (uint8_t) lround ((1 - t) * src[y0 * W + x] +
+          t * src[y1 * W + x]);
+  }
+}
+
+static void
+check_measure (const SdSynthPair * pair)
+{
+  static const double offsets[] = { 0.0, 1.0, -2.0, 3.0, 0.5, -1.5 };
+  uint8_t moved[W * H];
+  for (size_t i = 0; i < sizeof (offsets) / sizeof (offsets[0]); i++) {
+    move_rows (pair->right, moved, offsets[i]);
+    const SdRowOffset r = sd_row_offset_measure (pair->left, moved, W, H, 0,
+        32);
+    printf ("moved %+.1f rows: measured %+.3f from %d patches\n",
+        offsets[i], r.offset, r.patches);
+    SD_CHECK (r.measured && fabs (r.offset - offsets[i]) <=
+        MEASURE_TOLERANCE, "moved %+.1f rows: measured %+.3f (%s, %d "
+        "patches)", offsets[i], r.offset, r.measured ? "measured" : "not "
+        "measured", r.patches);
+  }
+  /* a flat pair has no texture to measure */
+  uint8_t flat[W * H];
+  memset (flat, 128, sizeof (flat));
+  const SdRowOffset r = sd_row_offset_measure (flat, flat, W, H, 0, 32);
+  SD_CHECK (!r.measured && r.patches == 0, "a flat pair measured %+.3f "
+      "from %d patches", r.offset, r.patches);
+}
+
+/* Maps of a shift by whole rows read exactly those rows; 0 rows of a
+ * calibration's maps are those maps; every result has an id of its own. */
+static void
+check_maps (void)
+{
+  SdRectification *down = sd_rectification_shift_right (NULL, W, H, 2.0);
+  SdRectification *again = sd_rectification_shift_right (down, W, H, 0.0);
+  SD_CHECK (down && again, "out of memory");
+  if (!down || !again)
+    return;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      const int32_t *l = down->map[0] + 2 * (y * W + x);
+      const int32_t *r = down->map[1] + 2 * (y * W + x);
+      const int ry = y + 2 < H ? y + 2 : H - 1;
+      SD_CHECK (l[0] == x * SD_RECTIFY_ONE && l[1] == y * SD_RECTIFY_ONE
+          && r[0] == x * SD_RECTIFY_ONE && r[1] == ry * SD_RECTIFY_ONE,
+          "(%d, %d): left reads (%d, %d), right (%d, %d)", x, y, l[0], l[1],
+          r[0], r[1]);
+    }
+  SD_CHECK (!memcmp (again->map[0], down->map[0], sizeof (int32_t) * 2 * W *
+          H) && !memcmp (again->map[1], down->map[1], sizeof (int32_t) * 2 *
+          W * H), "0 rows changed the maps");
+  SD_CHECK (down->id != again->id, "two maps share id %llu",
+      (unsigned long long) down->id);
+  sd_rectification_free (down);
+  sd_rectification_free (again);
+}
+
+/* Runs engine on the pair; returns false on error. */
+static bool
+process (SdEngine * e, const uint8_t * l, const uint8_t * r, uint16_t * out)
+{
+  SdPlane left = { (void *) l, W, H, W, SD_PIXEL_GRAY8 };
+  SdPlane right = { (void *) r, W, H, W, SD_PIXEL_GRAY8 };
+  SdPlane o = { out, W, H, 2 * W, SD_PIXEL_GRAY16 };
+  SdError err;
+  const bool ok = sd_engine_process (e, &left, &right, &o, NULL, &err) ==
+      SD_OK;
+  SD_CHECK (ok, "%s", err.message);
+  return ok;
+}
+
+/* An engine that aligns gives what the pair gives through maps that move
+ * the rows by the offset it measured, composed with the calibration's when
+ * it has some; the offset is measured again when the parameters change;
+ * a flat first pair is followed by a measured one. */
+static void
+check_engine (const SdSynthPair * pair)
+{
+  SdParams p;
+  sd_params_init (&p);
+  p.num_disparities = 32;
+  SdError err;
+  SdEngine *e = sd_engine_new ("cpu", 0, &p, &err);
+  SdParams off = p;
+  off.align_rows = false;
+  SdEngine *plain = sd_engine_new ("cpu", 0, &off, &err);
+  SD_CHECK (e && plain, "%s", err.message);
+  if (!e || !plain)
+    return;
+  static uint8_t moved[W * H], flat[W * H];
+  static uint16_t a[W * H], b[W * H];
+  memset (flat, 90, sizeof (flat));
+
+  /* a flat pair first: nothing measured, nothing moved */
+  if (process (e, flat, flat, a))
+    SD_CHECK (!sd_engine_row_offset (e).measured && !sd_engine_rows_moved (e),
+        "a flat pair was measured");
+
+  /* the right view 2.5 rows lower */
+  move_rows (pair->right, moved, 2.5);
+  if (process (e, pair->left, moved, a)) {
+    const SdRowOffset r = sd_engine_row_offset (e);
+    SD_CHECK (r.measured && fabs (r.offset - 2.5) <= MEASURE_TOLERANCE
+        && sd_engine_rows_moved (e), "measured %+.3f, %s", r.offset,
+        sd_engine_rows_moved (e) ? "moved" : "not moved");
+    SdRectification *maps = sd_rectification_shift_right (NULL, W, H,
+        r.offset);
+    if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
+        && process (plain, pair->left, moved, b))
+      SD_CHECK (!memcmp (a, b, sizeof (a)), "the engine's rows moved by "
+          "%+.3f differ from the same maps given", r.offset);
+    sd_rectification_free (maps);
+  }
+
+  /* a calibration whose maps read the right view a row lower: 1.5 rows
+   * are left to measure, and the maps compose */
+  SdRectification *calib = sd_rectification_shift_right (NULL, W, H, 1.0);
+  if (sd_engine_set_rectification (e, calib, &err) == SD_OK
+      && process (e, pair->left, moved, a)) {
+    const SdRowOffset r = sd_engine_row_offset (e);
+    SD_CHECK (r.measured && fabs (r.offset - 1.5) <= MEASURE_TOLERANCE,
+        "after a calibration of 1 row: measured %+.3f", r.offset);
+    SdRectification *maps = sd_rectification_shift_right (calib, W, H,
+        r.offset);
+    if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
+        && process (plain, pair->left, moved, b))
+      SD_CHECK (!memcmp (a, b, sizeof (a)), "the composed maps differ");
+    sd_rectification_free (maps);
+  }
+  sd_rectification_free (calib);
+  sd_engine_set_rectification (e, NULL, &err);
+
+  /* new parameters: the pair as rendered is measured anew, and left
+   * alone */
+  p.p1 = 30;
+  SD_CHECK (sd_engine_set_params (e, &p, &err) == SD_OK, "%s", err.message);
+  if (process (e, pair->left, pair->right, a)) {
+    SD_CHECK (fabs (sd_engine_row_offset (e).offset) < MEASURE_TOLERANCE
+        && !sd_engine_rows_moved (e), "a pair in line: %+.3f, %s",
+        sd_engine_row_offset (e).offset, sd_engine_rows_moved (e) ?
+        "moved" : "not moved");
+    off.p1 = 30;
+    SD_CHECK (sd_engine_set_params (plain, &off, &err) == SD_OK
+        && sd_engine_set_rectification (plain, NULL, &err) == SD_OK, "%s",
+        err.message);
+    if (process (plain, pair->left, pair->right, b))
+      SD_CHECK (!memcmp (a, b, sizeof (a)), "a pair in line is changed");
+  }
+  sd_engine_free (e);
+  sd_engine_free (plain);
+}
+
+int
+main (void)
+{
+  SdSynthPair pair;
+  if (!sd_synth_render (&pair, W, H, scene, 3, 7)) {
+    printf ("out of memory\n");
+    return 1;
+  }
+  check_measure (&pair);
+  check_maps ();
+  check_engine (&pair);
+  sd_synth_free (&pair);
+  return sd_test_exit ("test-row-align");
+}
