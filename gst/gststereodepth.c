@@ -593,6 +593,30 @@ gst_stereo_depth_plane (const GstVideoFrame * frame, SdPlane * plane)
   return FALSE;
 }
 
+/* Says what align-rows measured, once a measurement: an element INFO
+ * message when the rows were moved (the rig's calibration is off by that
+ * much), a log line when they were left alone. */
+static void
+gst_stereo_depth_note_rows (GstStereoDepth * self)
+{
+  const SdRowOffset rows = sd_engine_row_offset (self->engine);
+
+  if (!rows.measured || (rows.offset == self->noted_rows.offset
+          && rows.patches == self->noted_rows.patches))
+    return;
+  self->noted_rows = rows;
+  if (sd_engine_rows_moved (self->engine))
+    GST_ELEMENT_INFO (self, STREAM, FORMAT,
+        ("The right view's rows sit %+.2f rows from the left's: they are "
+            "moved back (align-rows).", rows.offset),
+        ("Measured from %d patches of the first pair; calibrating the "
+            "cameras again would save the remap.", rows.patches));
+  else
+    GST_INFO_OBJECT (self, "the right view's rows sit %+.2f rows from the "
+        "left's (%d patches): left alone, under a quarter of a row",
+        rows.offset, rows.patches);
+}
+
 /* Tells the application when the engine starts cutting frames into bands
  * nobody asked for (they do not fit the GPU's memory whole): each frame
  * takes longer, and under hbp and tiled-bp the output differs from the
@@ -707,6 +731,7 @@ gst_stereo_depth_submit (GstStereoDepth * self, GstBuffer * left,
     return GST_FLOW_ERROR;
   }
   gst_stereo_depth_note_bands (self);
+  gst_stereo_depth_note_rows (self);
   pending->out = out;
   pending->running_time = running_time;
   pending->submit_time = elapsed;
@@ -879,6 +904,7 @@ gst_stereo_depth_free_engine (GstStereoDepth * self)
   gst_stereo_depth_cuda_leave (self);
   self->engine_in_cuda_context = FALSE;
   self->engine_band_rows = 0;
+  memset (&self->noted_rows, 0, sizeof (self->noted_rows));
 }
 
 static GstFlowReturn gst_stereo_depth_run_pair (GstStereoDepth * self,

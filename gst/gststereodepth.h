@@ -69,6 +69,8 @@ struct _GstStereoDepth
   /* the band rows (sd-band.h) the engine last reported: a change the
    * band-rows property did not ask for is posted as a warning */
   gint engine_band_rows;
+  /* the rows' offset (align-rows) last reported */
+  SdRowOffset noted_rows;
   GstStereoDepthPending pending[SD_ENGINE_MAX_IN_FLIGHT];       /* oldest first */
   /* CUDA memory in (gststereodepthcuda.h): the GstCudaContext shared with
    * the neighbours (NULL: none yet), whether an input's caps carried CUDA

@@ -81,10 +81,12 @@ interior (const Rig * rig, gint u, gint v, gdouble z)
 }
 
 /* The rig's output (output=disparity or depth) for its raw views on two
- * pads, with the calibration files given (right: NULL for OpenCV's). */
+ * pads, with the calibration files given (right: NULL for OpenCV's); when
+ * info is not NULL, the text of the INFO message the element posted, or
+ * NULL. */
 static GstBuffer *
 rig_output_two_pads (const Rig * rig, const gchar * output,
-    const gchar * calibration, const gchar * calibration_right)
+    const gchar * calibration, const gchar * calibration_right, gchar ** info)
 {
   SdCheckPair p;
   GstBuffer *out;
@@ -102,21 +104,31 @@ rig_output_two_pads (const Rig * rig, const gchar * output,
           sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig->raw[1], W, H, 0)),
       GST_FLOW_OK);
   out = gst_harness_pull (p.left);
+  if (info) {
+    GstMessage *msg = gst_bus_pop_filtered (p.bus, GST_MESSAGE_INFO);
+    GError *err = NULL;
+
+    *info = NULL;
+    if (msg) {
+      gst_message_parse_info (msg, &err, NULL);
+      *info = g_strdup (err->message);
+      g_error_free (err);
+      gst_message_unref (msg);
+    }
+  }
   sd_check_pair_clear (&p);
   return out;
 }
 
-GST_START_TEST (test_rig_depth)
+/* The depth of out (the rig's output=depth) on the planes' interior. */
+static void
+check_depth (const Rig * rig, GstBuffer * out)
 {
-  Rig rig;
-  GstBuffer *out;
   GstMapInfo map;
   gint n = 0, within = 0, valid = 0;
   gdouble median = 0;
   GArray *errors = g_array_new (FALSE, FALSE, sizeof (gdouble));
 
-  rig_setup (&rig);
-  out = rig_output_two_pads (&rig, "depth", rig.path, NULL);
   fail_unless (out != NULL);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
 
@@ -124,11 +136,11 @@ GST_START_TEST (test_rig_depth)
    * whose matches fall outside the right view */
   for (gint v = 16; v < H - 16; v++) {
     for (gint u = DISPARITIES; u < W - 16; u++) {
-      const gdouble z = sd_rig_depth (&rig.calib, &rig.scene, u, v);
+      const gdouble z = sd_rig_depth (&rig->calib, &rig->scene, u, v);
       const guint16 mm = GST_READ_UINT16_LE (map.data + 2 * (v * W + u));
       gdouble e;
 
-      if (z <= 0 || !interior (&rig, u, v, z))
+      if (z <= 0 || !interior (rig, u, v, z))
         continue;
       n++;
       if (mm == 0 || mm == 65535)
@@ -157,6 +169,40 @@ GST_START_TEST (test_rig_depth)
       within, valid);
   fail_unless (median <= 0.01, "median error %.3f %%", 100 * median);
   g_array_unref (errors);
+}
+
+GST_START_TEST (test_rig_depth)
+{
+  Rig rig;
+  GstBuffer *out;
+  gchar *info;
+
+  rig_setup (&rig);
+  out = rig_output_two_pads (&rig, "depth", rig.path, NULL, &info);
+  check_depth (&rig, out);
+  /* the rig's views line up: align-rows leaves them alone, quietly */
+  fail_unless (info == NULL, "INFO: %s", info);
+  rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* The right camera's raw view two rows lower than its calibration says:
+ * align-rows measures it, moves the rows back (an INFO message says so)
+ * and the planes come out at their depth as above. */
+GST_START_TEST (test_rig_rows_moved)
+{
+  Rig rig;
+  GstBuffer *out;
+  gchar *info;
+
+  rig_setup (&rig);
+  memmove (rig.raw[1] + 2 * W, rig.raw[1], (gsize) W * (H - 2));
+  out = rig_output_two_pads (&rig, "depth", rig.path, NULL, &info);
+  check_depth (&rig, out);
+  fail_unless (info && strstr (info, "moved back"), "INFO: %s", info);
+  g_print ("%s\n", info);
+  g_free (info);
   rig_clear (&rig);
 }
 
@@ -199,7 +245,7 @@ GST_START_TEST (test_rig_packed)
   GstMapInfo a, b;
 
   rig_setup (&rig);
-  two = rig_output_two_pads (&rig, "disparity", rig.path, NULL);
+  two = rig_output_two_pads (&rig, "disparity", rig.path, NULL, NULL);
   one = rig_output_packed (&rig);
   fail_unless (two != NULL && one != NULL);
   fail_unless (gst_buffer_map (two, &a, GST_MAP_READ));
@@ -232,8 +278,8 @@ GST_START_TEST (test_rig_ros)
           sizeof (msg)), "%s", msg);
   fail_unless (sd_rig_write_ros_yaml (&rig.calib, 1, right, msg,
           sizeof (msg)), "%s", msg);
-  opencv = rig_output_two_pads (&rig, "depth", rig.path, NULL);
-  ros = rig_output_two_pads (&rig, "depth", left, right);
+  opencv = rig_output_two_pads (&rig, "depth", rig.path, NULL, NULL);
+  ros = rig_output_two_pads (&rig, "depth", left, right, NULL);
   fail_unless (opencv != NULL && ros != NULL);
   {
     GstMapInfo a, b;
@@ -327,6 +373,7 @@ calib_suite (void)
   TCase *tc = tcase_create ("calibration");
 
   tcase_add_test (tc, test_rig_depth);
+  tcase_add_test (tc, test_rig_rows_moved);
   tcase_add_test (tc, test_rig_packed);
   tcase_add_test (tc, test_rig_ros);
   tcase_add_test (tc, test_calibration_errors);
