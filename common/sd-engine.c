@@ -381,8 +381,9 @@ pair_params (const SdEngine * e, int width)
  * the maps changed, measures how far the right view's rows sit from the
  * left's, on the views as the backend sees them (rectified by the
  * calibration), and has the backend remap through maps that undo an
- * offset of SD_ROW_ALIGN_MIN_OFFSET or more.  Pairs in device memory are
- * not measured: they keep what was measured for their size, or none. */
+ * offset of SD_ROW_ALIGN_MIN_OFFSET or more somewhere across the frame.
+ * Pairs in device memory are not measured: they keep what was measured
+ * for their size, or none. */
 static SdStatus
 align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
     bool device, SdError * err)
@@ -417,9 +418,9 @@ align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
   free (luma);
   SdRectification *aligned = NULL;
   if (e->row_offset.measured
-      && fabs (e->row_offset.offset) >= SD_ROW_ALIGN_MIN_OFFSET
-      && !(aligned = sd_rectification_shift_right (e->rect, w, h,
-              e->row_offset.offset)))
+      && sd_row_offset_largest (&e->row_offset, w) >= SD_ROW_ALIGN_MIN_OFFSET
+      && !(aligned = sd_rectification_realign_right (e->rect, w, h,
+              e->row_offset.offset, e->row_offset.slope)))
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for the maps that move a %dx%d view's rows", w, h);
   if (aligned || e->aligned) {

@@ -120,7 +120,7 @@ maps_new (int width, int height)
   return r;
 }
 
-/* The ids of sd_rectification_new and sd_rectification_shift_right */
+/* The ids of sd_rectification_new and sd_rectification_realign_right */
 static uint64_t
 new_id (void)
 {
@@ -187,43 +187,48 @@ sd_rectification_copy (const SdRectification * rect)
   return r;
 }
 
-/* Where map (or the identity, when NULL) reads pixel (x, y), at row y
- * fractional: linear between the rows around it, the edges repeated. */
+/* Where map (or the identity, when NULL) reads the point (x, y):
+ * bilinear between the pixels around it, the edges repeated. */
 static void
-sample_map (const int32_t * map, int width, int height, int x, double y,
+sample_map (const int32_t * map, int width, int height, double x, double y,
     int32_t * out)
 {
-  if (y < 0.0)
-    y = 0.0;
-  if (y > height - 1)
-    y = height - 1;
+  x = x < 0.0 ? 0.0 : x > width - 1 ? width - 1 : x;
+  y = y < 0.0 ? 0.0 : y > height - 1 ? height - 1 : y;
   if (!map) {
-    out[0] = x * SD_RECTIFY_ONE;
+    out[0] = (int32_t) lround (x * SD_RECTIFY_ONE);
     out[1] = (int32_t) lround (y * SD_RECTIFY_ONE);
     return;
   }
+  const int x0 = (int) x, x1 = x0 + 1 < width ? x0 + 1 : x0;
   const int y0 = (int) y, y1 = y0 + 1 < height ? y0 + 1 : y0;
-  const double t = y - y0;
-  const int32_t *a = map + 2 * ((size_t) y0 * width + x);
-  const int32_t *b = map + 2 * ((size_t) y1 * width + x);
-  out[0] = (int32_t) lround ((1.0 - t) * a[0] + t * b[0]);
-  out[1] = (int32_t) lround ((1.0 - t) * a[1] + t * b[1]);
+  const double s = x - x0, t = y - y0;
+  for (int c = 0; c < 2; c++) {
+    const double top = (1.0 - s) * map[2 * ((size_t) y0 * width + x0) + c] +
+        s * map[2 * ((size_t) y0 * width + x1) + c];
+    const double bottom = (1.0 - s) * map[2 * ((size_t) y1 * width + x0) +
+        c] + s * map[2 * ((size_t) y1 * width + x1) + c];
+    out[c] = (int32_t) lround ((1.0 - t) * top + t * bottom);
+  }
 }
 
 SdRectification *
-sd_rectification_shift_right (const SdRectification * rect, int width,
-    int height, double rows)
+sd_rectification_realign_right (const SdRectification * rect, int width,
+    int height, double offset, double slope)
 {
   SdRectification *r = maps_new (width, height);
   if (!r)
     return NULL;
+  const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
+  const double turn = atan (slope), c = cos (turn), s = sin (turn);
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++) {
       const size_t i = 2 * ((size_t) y * width + x);
       sample_map (rect ? rect->map[0] : NULL, width, height, x, y,
           r->map[0] + i);
-      sample_map (rect ? rect->map[1] : NULL, width, height, x, y + rows,
-          r->map[1] + i);
+      sample_map (rect ? rect->map[1] : NULL, width, height,
+          cx + c * (x - cx) - s * (y - cy),
+          cy + s * (x - cx) + c * (y - cy) + offset, r->map[1] + i);
     }
   r->focal_length = rect ? rect->focal_length : 0.0;
   r->baseline = rect ? rect->baseline : 0.0;

@@ -9,10 +9,14 @@
  * The measurement: on a grid of textured 11x11 patches of the left view,
  * the best zero-mean normalized cross-correlation over the disparity range
  * and SD_ROW_ALIGN_SEARCH rows up and down; patches whose best column is
- * not clearly unique are dropped, the row of the others is refined by a
- * parabola through the best and its two neighbours, and the offset is
- * their median.  The engine undoes it through the rectification stage
- * (sd_rectification_shift_right, sd-rectify.h). */
+ * not clearly unique are dropped, and the row of the others is refined by
+ * a parabola through the best and its two neighbours.  Their offsets,
+ * against their columns, give a line (the median of the slopes between
+ * every two patches, then the median of what is left): a constant offset
+ * (a camera moved up or down) and a slope (one turned about its axis, a
+ * hundredth of a degree per 0.00017 rows a column).  The engine undoes
+ * both through the rectification stage (sd_rectification_realign_right,
+ * sd-rectify.h). */
 #ifndef SD_ROW_ALIGN_H
 #define SD_ROW_ALIGN_H
 
@@ -31,18 +35,25 @@ extern "C" {
 /* Pairs measured in a row before the engine gives up when too few patches
  * agree (a camera's first frames may be dark): a second of video */
 #define SD_ROW_ALIGN_ATTEMPTS 30
-/* Offsets smaller than this are left alone: the measurement's own error on
- * pairs that line up was up to 0.15 rows on the shared sets, and moving
- * the rows resamples the right view. */
+/* Offsets smaller than this everywhere across the frame are left alone:
+ * the measurement's own error on pairs that line up was up to 0.15 rows
+ * on the shared sets, and moving the rows resamples the right view. */
 #define SD_ROW_ALIGN_MIN_OFFSET 0.25
 
 typedef struct
 {
-  /* the right view's row y + offset holds what the left view's row y does */
-  double offset;
+  /* at column x, the right view's row y + offset + slope (x - (width - 1)
+   * / 2) holds what the left view's row y does */
+  double offset, slope;
   int patches;                  /* patches that voted */
   bool measured;                /* enough patches agreed */
 } SdRowOffset;
+
+/* The largest offset across a frame width pixels wide, in rows. */
+double sd_row_offset_largest (const SdRowOffset * rows, int width);
+/* The turn of the slope, in degrees (positive: the right view's rows
+ * descend to the right against the left's). */
+double sd_row_offset_degrees (const SdRowOffset * rows);
 
 /* Measures left against right (packed GRAY8, width x height), matches
  * searched from min_disparity over num_disparities columns. */

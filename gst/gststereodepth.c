@@ -601,20 +601,25 @@ gst_stereo_depth_note_rows (GstStereoDepth * self)
 {
   const SdRowOffset rows = sd_engine_row_offset (self->engine);
 
+  const gdouble degrees = sd_row_offset_degrees (&rows);
+
   if (!rows.measured || (rows.offset == self->noted_rows.offset
+          && rows.slope == self->noted_rows.slope
           && rows.patches == self->noted_rows.patches))
     return;
   self->noted_rows = rows;
   if (sd_engine_rows_moved (self->engine))
     GST_ELEMENT_INFO (self, STREAM, FORMAT,
-        ("The right view's rows sit %+.2f rows from the left's: they are "
-            "moved back (align-rows).", rows.offset),
+        ("The right view's rows sit %+.2f rows from the left's in the "
+            "middle, turned %+.3f degrees: they are moved back (align-rows).",
+            rows.offset, degrees),
         ("Measured from %d patches of the first pair; calibrating the "
             "cameras again would save the remap.", rows.patches));
   else
     GST_INFO_OBJECT (self, "the right view's rows sit %+.2f rows from the "
-        "left's (%d patches): left alone, under a quarter of a row",
-        rows.offset, rows.patches);
+        "left's in the middle, turned %+.3f degrees (%d patches): left "
+        "alone, under a quarter of a row", rows.offset, degrees,
+        rows.patches);
 }
 
 /* Tells the application when the engine starts cutting frames into bands

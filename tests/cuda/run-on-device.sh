@@ -32,8 +32,11 @@ LOGS=$(mktemp -d)
 SAN=/usr/local/cuda/bin/compute-sanitizer
 PARTS=8
 # the sanitizers' parts of the quick cases: racecheck's second half of two
-# ran past 420 s on 2026-11-28 once the brightness cases came in
+# ran past 420 s on 2026-11-28 once the brightness cases came in, and one
+# quarter on 2026-11-29 (an H200) once the moved rows came in; racecheck
+# is the slower tool, so it gets twice the parts
 SAN_PARTS=4
+RACE_PARTS=8
 summary=()
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
@@ -56,12 +59,14 @@ names=()
 logs=()
 if [[ " $STEPS " == *" sanitize "* ]]; then
   for tool in memcheck racecheck; do
-    for i in $(seq 0 $((SAN_PARTS - 1))); do
+    parts=$SAN_PARTS
+    [ $tool = racecheck ] && parts=$RACE_PARTS
+    for i in $(seq 0 $((parts - 1))); do
       timeout 420 "$SAN" --tool $tool --error-exitcode 9 \
-        "$BIN/test-cuda-agreement" --quick --part "$i/$SAN_PARTS" \
+        "$BIN/test-cuda-agreement" --quick --part "$i/$parts" \
         > "$LOGS/$tool-$i.log" 2>&1 &
       san_pids+=($!)
-      names+=("$tool (quick part $i/$SAN_PARTS)")
+      names+=("$tool (quick part $i/$parts)")
       logs+=("$tool-$i")
     done
   done

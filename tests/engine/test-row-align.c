@@ -1,9 +1,11 @@
 /* align-rows: the measurement of the rows' offset (sd-row-align.h), the
- * maps that move the right view's rows (sd_rectification_shift_right), and
- * what the engine does with them: a synthetic scene whose right view is
- * moved by known offsets must be measured within MEASURE_TOLERANCE rows,
- * a flat pair not at all, and the engine's output must be what the same
- * pair gives through maps that move the rows by the measured offset. */
+ * maps that move the right view's rows (sd_rectification_realign_right),
+ * and what the engine does with them: a synthetic scene whose right view
+ * is moved by known offsets must be measured within MEASURE_TOLERANCE
+ * rows, one turned by TURN_DEGREES within SLOPE_TOLERANCE of its slope
+ * (one whose upper half alone turns not turned), a flat pair not at all,
+ * and the engine's output must be what the same pair gives through maps
+ * that move the rows by what it measured. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,10 @@
 #define W 320
 #define H 160
 #define MEASURE_TOLERANCE 0.2
+/* a turn whose rows reach 0.84 rows at the frame's sides; measured within
+ * 0.16 rows there */
+#define TURN_DEGREES 0.3
+#define SLOPE_TOLERANCE 0.001
 
 static const SdSynthLayer scene[] = {
   {0, 0, 0, 0, 4.0, 0.01, 0.0},
@@ -36,6 +42,62 @@ move_rows (const uint8_t * src, uint8_t * dst, double rows)
       dst[y * W + x] = (uint8_t) lround ((1 - t) * src[y0 * W + x] +
           t * src[y1 * W + x]);
   }
+}
+
+/* dst: src seen by a right camera turned by degrees about the frame's
+ * centre and rows lower: dst read through the maps of
+ * sd_rectification_realign_right (NULL, W, H, rows, tan (turn)) gives
+ * src (bilinear, the edges repeated). */
+static void
+turn_view (const uint8_t * src, uint8_t * dst, double degrees, double rows)
+{
+  const double turn = degrees * 3.14159265358979 / 180;
+  const double c = cos (turn), s = sin (turn);
+  const double cx = (W - 1) / 2.0, cy = (H - 1) / 2.0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      double sx = cx + c * (x - cx) + s * (y - rows - cy);
+      double sy = cy - s * (x - cx) + c * (y - rows - cy);
+      sx = sx < 0 ? 0 : sx > W - 1 ? W - 1 : sx;
+      sy = sy < 0 ? 0 : sy > H - 1 ? H - 1 : sy;
+      const int x0 = (int) sx, y0 = (int) sy;
+      const int x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;
+      const double fx = sx - x0, fy = sy - y0;
+      dst[y * W + x] = (uint8_t) lround ((1 - fy) * ((1 - fx) * src[y0 * W +
+                  x0] + fx * src[y0 * W + x1]) + fy * ((1 - fx) * src[y1 *
+                  W + x0] + fx * src[y1 * W + x1]));
+    }
+}
+
+static void
+check_turn (const SdSynthPair * pair)
+{
+  uint8_t turned[W * H];
+  for (int sign = -1; sign <= 1; sign += 2) {
+    turn_view (pair->right, turned, sign * TURN_DEGREES, 1.0);
+    const SdRowOffset r = sd_row_offset_measure (pair->left, turned, W, H, 0,
+        32);
+    const double slope = tan (sign * TURN_DEGREES * 3.14159265358979 / 180);
+    printf ("turned %+.1f degrees, a row lower: measured %+.3f rows, slope "
+        "%+.5f (%+.5f) from %d patches\n", sign * TURN_DEGREES, r.offset,
+        r.slope, slope, r.patches);
+    SD_CHECK (r.measured && fabs (r.offset - 1.0) <= MEASURE_TOLERANCE
+        && fabs (r.slope - slope) <= SLOPE_TOLERANCE, "turned %+.1f "
+        "degrees: measured %+.3f rows, slope %+.5f", sign * TURN_DEGREES,
+        r.offset, r.slope);
+  }
+  /* the upper half turned and the lower not: no rigid turn, so none is
+   * taken (what a part of a scene can do to its votes) */
+  uint8_t lower[W * H];
+  turn_view (pair->right, turned, TURN_DEGREES, 1.0);
+  turn_view (pair->right, lower, 0.0, 1.0);
+  memcpy (turned + W * H / 2, lower + W * H / 2, W * H / 2);
+  const SdRowOffset r = sd_row_offset_measure (pair->left, turned, W, H, 0,
+      32);
+  printf ("the upper half turned: measured %+.3f rows, slope %+.5f from %d "
+      "patches\n", r.offset, r.slope, r.patches);
+  SD_CHECK (r.measured && r.slope == 0.0, "the upper half turned: slope "
+      "%+.5f taken", r.slope);
 }
 
 static void
@@ -67,8 +129,8 @@ check_measure (const SdSynthPair * pair)
 static void
 check_maps (void)
 {
-  SdRectification *down = sd_rectification_shift_right (NULL, W, H, 2.0);
-  SdRectification *again = sd_rectification_shift_right (down, W, H, 0.0);
+  SdRectification *down = sd_rectification_realign_right (NULL, W, H, 2.0, 0.0);
+  SdRectification *again = sd_rectification_realign_right (down, W, H, 0.0, 0.0);
   SD_CHECK (down && again, "out of memory");
   if (!down || !again)
     return;
@@ -139,8 +201,8 @@ check_engine (const SdSynthPair * pair)
     SD_CHECK (r.measured && fabs (r.offset - 2.5) <= MEASURE_TOLERANCE
         && sd_engine_rows_moved (e), "measured %+.3f, %s", r.offset,
         sd_engine_rows_moved (e) ? "moved" : "not moved");
-    SdRectification *maps = sd_rectification_shift_right (NULL, W, H,
-        r.offset);
+    SdRectification *maps = sd_rectification_realign_right (NULL, W, H,
+        r.offset, r.slope);
     if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
         && process (plain, pair->left, moved, b))
       SD_CHECK (!memcmp (a, b, sizeof (a)), "the engine's rows moved by "
@@ -150,14 +212,15 @@ check_engine (const SdSynthPair * pair)
 
   /* a calibration whose maps read the right view a row lower: 1.5 rows
    * are left to measure, and the maps compose */
-  SdRectification *calib = sd_rectification_shift_right (NULL, W, H, 1.0);
+  SdRectification *calib = sd_rectification_realign_right (NULL, W, H, 1.0,
+      0.0);
   if (sd_engine_set_rectification (e, calib, &err) == SD_OK
       && process (e, pair->left, moved, a)) {
     const SdRowOffset r = sd_engine_row_offset (e);
     SD_CHECK (r.measured && fabs (r.offset - 1.5) <= MEASURE_TOLERANCE,
         "after a calibration of 1 row: measured %+.3f", r.offset);
-    SdRectification *maps = sd_rectification_shift_right (calib, W, H,
-        r.offset);
+    SdRectification *maps = sd_rectification_realign_right (calib, W, H,
+        r.offset, r.slope);
     if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
         && process (plain, pair->left, moved, b))
       SD_CHECK (!memcmp (a, b, sizeof (a)), "the composed maps differ");
@@ -195,6 +258,7 @@ main (void)
     return 1;
   }
   check_measure (&pair);
+  check_turn (&pair);
   check_maps ();
   check_engine (&pair);
   sd_synth_free (&pair);
