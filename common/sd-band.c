@@ -31,3 +31,24 @@ sd_band_get (int height, int band_rows, int k)
     b.in_y0 = 0;
   return b;
 }
+
+int
+sd_band_rows_to_fit (int height, size_t limit, SdBandBytes bytes,
+    void *user, size_t * least, int *least_rows)
+{
+  *least = bytes (0, user);
+  *least_rows = 0;
+  if (*least <= limit)
+    return 0;
+  for (int count = 2; count <= height; count++) {
+    const int rows = (height + count - 1) / count;
+    const size_t b = bytes (rows, user);
+    if (b <= limit)
+      return rows;
+    if (b < *least) {
+      *least = b;
+      *least_rows = rows;
+    }
+  }
+  return -1;
+}

@@ -17,6 +17,8 @@
 #ifndef SD_BAND_H
 #define SD_BAND_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,6 +38,19 @@ int sd_band_count (int height, int band_rows);
 /* Band k (0 .. sd_band_count - 1).  Every band of a frame has the same
  * in_height: the last one reaches further up instead of being shorter. */
 SdBand sd_band_get (int height, int band_rows, int k);
+
+/* What a backend holds for a frame in bands of band_rows output rows (0:
+ * whole), in bytes. */
+typedef size_t (*SdBandBytes) (int band_rows, void *user);
+/* The output rows a band of the fewest bands of a frame height rows high
+ * whose bytes fit limit, each band as short as their count allows (the
+ * last then keeps about as many rows as the others): 0 when the whole
+ * frame fits, -1 when no count of bands does, with the fewest bytes seen
+ * and their band rows in *least and *least_rows.  Not a search on the
+ * rows: a backend's bytes need not fall as the bands get shorter (sgm's
+ * carried rows grow with their count). */
+int sd_band_rows_to_fit (int height, size_t limit, SdBandBytes bytes,
+    void *user, size_t * least, int *least_rows);
 
 #ifdef __cplusplus
 }

@@ -82,7 +82,7 @@ typedef struct
   SdStatus (*submit_device) (void *state, int slot, const SdParams * params,
       const SdPlane * left, const SdPlane * right, SdError * err);
   /* The output rows a band of the last pair submitted (sd-band.h), 0 for
-   * none (NULL: params->band_rows, what the CPU backends use). */
+   * none (NULL: params->band_rows). */
   int (*band_rows) (void *state);
 } SdBackend;
 
@@ -169,9 +169,10 @@ int sd_engine_in_flight (const SdEngine * engine);
 bool sd_engine_is_async (const SdEngine * engine);
 
 /* The output rows a band (sd-band.h) of the last pair submitted, 0 when it
- * went whole: params->band_rows, or on the cuda backend with band_rows 0
- * the bands it chose because the frame did not fit its device memory.
- * The same band_rows on another backend gives the same output. */
+ * went whole: params->band_rows, or with band_rows 0 the bands the backend
+ * chose because the frame did not fit its memory (cuda; cpu and reference
+ * under hbp and tiled-bp).  The same band_rows on another backend gives
+ * the same output. */
 int sd_engine_band_rows (const SdEngine * engine);
 
 /* align-rows: what was measured on the last pair measured (measured is

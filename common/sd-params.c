@@ -162,12 +162,13 @@ const SdParamDesc sd_param_descs[] = {
       "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
   INT ("band-rows", "Output rows of each horizontal band a frame is "
       "processed in (sgm: the whole frame's output, only the GPU's volumes "
-      "are cut; 0 = the whole frame; on cuda, bands when it does not fit "
-      "the device's memory)", band_rows, 0, SD_MAX_BAND_ROWS,
-      "0 means the whole frame"),
-  INT ("max-device-memory", "cuda backend: megabytes of GPU memory it may "
-      "hold; frames that need more are processed in bands (0 = what is "
-      "free)", max_device_memory, 0, SD_MAX_DEVICE_MEMORY_MB,
+      "are cut; 0 = the whole frame, or bands when it does not fit the "
+      "memory: on cuda, and on cpu for hbp and tiled-bp)", band_rows, 0,
+      SD_MAX_BAND_ROWS, "0 means the whole frame"),
+  INT ("max-device-memory", "Megabytes of memory the backend's buffers "
+      "may hold (cuda: GPU memory; cpu: host memory, hbp and tiled-bp); "
+      "frames that need more are processed in bands (0 = what is free)",
+      max_device_memory, 0, SD_MAX_DEVICE_MEMORY_MB,
       "0 means what the device has free"),
 };
 

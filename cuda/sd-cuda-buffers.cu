@@ -177,6 +177,22 @@ plan_layout (SdCudaPipeline * s, const SdParams * p, int w, int h,
   return l;
 }
 
+/* A frame for plan_bytes */
+typedef struct
+{
+  SdCudaPipeline *s;
+  const SdParams *p;
+  int width, height;
+} PlanFrame;
+
+/* SdBandBytes: the pipeline's layout in bands of band_rows */
+static size_t
+plan_bytes (int band_rows, void *user)
+{
+  const PlanFrame *f = (const PlanFrame *) user;
+  return plan_layout (f->s, f->p, f->width, f->height, band_rows).total;
+}
+
 /* params->band_rows, or when it is 0: no bands when the whole frame fits
  * what the pipeline may hold (params->max_device_memory, or 95 % of what
  * is free with this pipeline's own block counted free), else as few bands
@@ -207,33 +223,18 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
         "reading the free memory");
     limit = (free_b + s->dev_capacity) / 20 * 19;
   }
-  int rows = 0;
-  if (whole > limit) {
-    /* the fewest bands that fit, each made as short as their count allows
-     * (the last band then keeps about as many rows as the others, instead
-     * of computing a whole band's rows for a few).  Not a search on the
-     * rows: sgm's carried rows grow with the count of bands as its volumes
-     * shrink, so its bytes are least at some middle count. */
-    size_t least = whole;
-    int least_rows = 0;
-    for (int count = 2; count <= h && !rows; count++) {
-      const int r = (h + count - 1) / count;
-      const size_t bytes = plan_layout (s, p, w, h, r).total;
-      if (bytes <= limit)
-        rows = r;
-      else if (bytes < least) {
-        least = bytes;
-        least_rows = r;
-      }
-    }
-    if (!rows)
-      return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
-          "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
-          "even in bands of %d rows, and %zu MB may be used%s",
-          sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
-          p->num_disparities, least >> 20, least_rows, limit >> 20,
-          p->max_device_memory ? " (max-device-memory)" : "");
-  }
+  size_t least;
+  int least_rows;
+  PlanFrame frame = { s, p, w, h };
+  const int rows = sd_band_rows_to_fit (h, limit, plan_bytes, &frame,
+      &least, &least_rows);
+  if (rows < 0)
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
+        "even in bands of %d rows, and %zu MB may be used%s",
+        sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
+        p->num_disparities, least >> 20, least_rows, limit >> 20,
+        p->max_device_memory ? " (max-device-memory)" : "");
   s->band_rows = rows;
   s->whole_bytes = whole;
   s->chosen_max_memory = p->max_device_memory;

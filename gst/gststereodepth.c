@@ -637,20 +637,22 @@ gst_stereo_depth_note_bands (GstStereoDepth * self)
   self->engine_band_rows = rows;
   if (!rows || rows == params->band_rows)
     return;
+  const gchar *memory = g_strcmp0 (sd_engine_backend_name (self->engine),
+      "cuda") ? "the memory" : "the GPU's memory";
   if (params->algorithm == SD_ALGORITHM_SGM)
     GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
-        ("The frames do not fit the GPU's memory whole: they are processed "
-            "in bands of %d rows.", rows),
+        ("The frames do not fit %s whole: they are processed in bands of "
+            "%d rows.", memory, rows),
         ("The output is the whole frame's (sgm carries its paths across "
             "the band edges), at a cost in time; max-device-memory bounds "
-            "what the GPU may hold."));
+            "what the backend may hold."));
   else
     GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
-        ("The frames do not fit the GPU's memory whole: they are processed "
-            "in bands of %d rows.", rows),
+        ("The frames do not fit %s whole: they are processed in bands of "
+            "%d rows.", memory, rows),
         ("The output differs from the whole frame's near the band edges. "
-            "band-rows=%d gives the same output on the cpu backend; "
-            "max-device-memory bounds what the GPU may hold.", rows));
+            "band-rows=%d gives the same output on every backend; "
+            "max-device-memory bounds what the backend may hold.", rows));
 }
 
 /* Maps the pair and out, and starts the pair in the engine; the pair then

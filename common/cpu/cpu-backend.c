@@ -8,8 +8,10 @@
 #include "../sd-engine.h"
 #include "../sd-output.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct
 {
@@ -31,6 +33,12 @@ typedef struct
   Buffer buffers[N_BUFFERS];
   bool fast;                    /* the cpu backend, not the reference */
   const SdRectification *rect;  /* the engine's, or NULL */
+  /* the output rows a band of the last frame (0: whole), and what they
+   * were chosen for when the parameters left them to the backend: the
+   * frame's size, the bytes it needs whole and max-device-memory */
+  int band_rows;
+  int chosen_width, chosen_height, chosen_max_memory;
+  size_t chosen_whole;
 } SdCpuState;
 
 /* Returns buffer id with at least size bytes, or NULL when out of memory. */
@@ -188,6 +196,119 @@ static const BpMethod fast_tiled_bp = { sd_fast_tiled_bp_workspace_bytes,
   sd_fast_tiled_bp
 };
 
+/* The belief propagation method of params->algorithm (hbp or tiled-bp). */
+static BpMethod
+bp_method (const SdCpuState * s, const SdParams * p)
+{
+  if (p->algorithm == SD_ALGORITHM_HBP) {
+    const BpMethod hbp = { stages (s)->hbp_workspace_bytes, stages (s)->hbp };
+    return hbp;
+  }
+  return s->fast ? fast_tiled_bp : tiled_bp;
+}
+
+/* The bytes a frame or band of height rows holds under belief
+ * propagation: its images, data costs, beliefs and messages (run_bp), and
+ * the prefiltered views, census and disparities of process_band. */
+static size_t
+bp_bytes (const SdCpuState * s, const SdParams * p, int width, int height)
+{
+  const size_t n = (size_t) width * height, D = (size_t) p->num_disparities;
+  const size_t per_pixel = 3 * sizeof (float) + 2 * D * sizeof (float) + 4 +
+      3 * sizeof (int16_t) + 2 * sizeof (uint64_t);
+  return n * per_pixel + bp_method (s, p).workspace_bytes (p, width, height);
+}
+
+/* What the system says can still be allocated without swapping (Linux's
+ * MemAvailable, else the free pages), in bytes; 0 when it does not say. */
+static size_t
+host_memory_available (void)
+{
+  FILE *f = fopen ("/proc/meminfo", "r");
+  if (f) {
+    char line[128];
+    unsigned long long kb;
+    while (fgets (line, sizeof (line), f))
+      if (sscanf (line, "MemAvailable: %llu kB", &kb) == 1) {
+        fclose (f);
+        return (size_t) kb << 10;
+      }
+    fclose (f);
+  }
+#ifdef _SC_AVPHYS_PAGES
+  const long pages = sysconf (_SC_AVPHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    return (size_t) pages * (size_t) page;
+#endif
+  return 0;
+}
+
+/* A frame for band_bytes */
+typedef struct
+{
+  const SdCpuState *s;
+  const SdParams *p;
+  int width, height;
+} BandFrame;
+
+/* SdBandBytes: a band holds its rows and the overlap above and below */
+static size_t
+band_bytes (int band_rows, void *user)
+{
+  const BandFrame *f = user;
+  return bp_bytes (f->s, f->p, f->width, sd_band_get (f->height, band_rows,
+          0).in_height);
+}
+
+/* params->band_rows, or when it is 0 under hbp and tiled-bp: none when
+ * the whole frame fits what the backend may hold (max-device-memory, or
+ * 90 % of the host's available memory with the backend's own buffers
+ * counted available), else as few bands as fit.  Chosen once per frame
+ * size and parameters, so that the bands do not come and go with the
+ * system's memory.  (sgm is computed whole: its bands, exact on cuda,
+ * would only save its volumes here.) */
+static SdStatus
+choose_band_rows (SdCpuState * s, const SdParams * p, int w, int h,
+    SdError * err)
+{
+  if (p->band_rows > 0 || p->algorithm == SD_ALGORITHM_SGM) {
+    s->band_rows = p->band_rows;
+    s->chosen_whole = 0;
+    return SD_OK;
+  }
+  const size_t whole = bp_bytes (s, p, w, h);
+  if (w == s->chosen_width && h == s->chosen_height
+      && whole == s->chosen_whole
+      && p->max_device_memory == s->chosen_max_memory)
+    return SD_OK;
+  size_t limit = (size_t) p->max_device_memory << 20;
+  if (!limit) {
+    size_t held = 0;
+    for (int i = 0; i < N_BUFFERS; i++)
+      held += s->buffers[i].size;
+    const size_t available = host_memory_available ();
+    limit = available ? (available + held) / 10 * 9 : SIZE_MAX;
+  }
+  size_t least;
+  int least_rows;
+  BandFrame frame = { s, p, w, h };
+  const int rows = sd_band_rows_to_fit (h, limit, band_bytes, &frame, &least,
+      &least_rows);
+  if (rows < 0)
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory: %s on %dx%d with %d disparities needs %zu MB even "
+        "in bands of %d rows, and %zu MB may be used%s",
+        sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
+        p->num_disparities, (least + (1 << 20) - 1) >> 20, least_rows,
+        limit >> 20, p->max_device_memory ? " (max-device-memory)" : "");
+  s->band_rows = rows;
+  s->chosen_width = w;
+  s->chosen_height = h;
+  s->chosen_whole = whole;
+  s->chosen_max_memory = p->max_device_memory;
+  return SD_OK;
+}
+
 /* The left disparities (and margins, when margin is not NULL) from the
  * beliefs and, for the left-right check, the right ones. */
 static void
@@ -307,16 +428,12 @@ process_band (SdCpuState * s, const SdParams * p, const uint8_t * luma_left,
           census_right, disp, margin, right_disp, w, h);
       break;
     case SD_ALGORITHM_HBP:
-      ok = run_bp (s, &(const BpMethod) {
-          stages (s)->hbp_workspace_bytes, stages (s)->hbp}, p, pre_left,
-          pre_right, census_left, census_right, disp, margin, right_disp, w,
-          h);
+    case SD_ALGORITHM_TILED_BP:{
+      const BpMethod method = bp_method (s, p);
+      ok = run_bp (s, &method, p, pre_left, pre_right, census_left,
+          census_right, disp, margin, right_disp, w, h);
       break;
-    case SD_ALGORITHM_TILED_BP:
-      ok = run_bp (s, s->fast ? &fast_tiled_bp : &tiled_bp, p, pre_left,
-          pre_right, census_left, census_right, disp, margin, right_disp, w,
-          h);
-      break;
+    }
   }
   if (!ok)
     return false;
@@ -378,6 +495,9 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
 {
   SdCpuState *s = state;
   const int w = left->width, h = left->height;
+  const SdStatus chosen = choose_band_rows (s, p, w, h, err);
+  if (chosen != SD_OK)
+    return chosen;
   const size_t n = (size_t) w * h;
   uint8_t *luma_left = reserve (s, LUMA_LEFT, n);
   uint8_t *luma_right = reserve (s, LUMA_RIGHT, n);
@@ -391,7 +511,7 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
     sd_cpu_brightness_map (luma_left, luma_right, w, h, map);
   /* sgm's bands are exact (sd-band.h): they give the whole frame's output,
    * which this backend computes whole */
-  const int band_rows = p->algorithm == SD_ALGORITHM_SGM ? 0 : p->band_rows;
+  const int band_rows = p->algorithm == SD_ALGORITHM_SGM ? 0 : s->band_rows;
   const int bands = sd_band_count (h, band_rows);
   int16_t *disp = NULL;
   if (bands == 1) {
@@ -422,6 +542,12 @@ cpu_process (void *state, const SdParams * p, const SdPlane * left,
   return SD_OK;
 }
 
+static int
+cpu_band_rows (void *state)
+{
+  return ((const SdCpuState *) state)->band_rows;
+}
+
 const SdBackend sd_cpu_backend = {
   .name = "cpu",
   .available = cpu_available,
@@ -429,6 +555,7 @@ const SdBackend sd_cpu_backend = {
   .process = cpu_process,
   .destroy = cpu_destroy,
   .set_rectification = cpu_set_rectification,
+  .band_rows = cpu_band_rows,
 };
 
 /* The oracle the other backends are tested against. */
@@ -439,4 +566,5 @@ const SdBackend sd_reference_backend = {
   .process = cpu_process,
   .destroy = cpu_destroy,
   .set_rectification = cpu_set_rectification,
+  .band_rows = cpu_band_rows,
 };

@@ -183,6 +183,27 @@ sd_check_wait_error (GstBus * bus)
   return err;
 }
 
+gint
+sd_check_pop_band_warning (GstBus * bus, const gchar * memory, gint height)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 0, GST_MESSAGE_WARNING);
+  GError *warning = NULL;
+  const gchar *at;
+  gint rows = 0;
+
+  fail_unless (msg != NULL, "no warning about bands");
+  gst_message_parse_warning (msg, &warning, NULL);
+  at = strstr (warning->message, "bands of");
+  fail_unless (at && sscanf (at, "bands of %d rows", &rows) == 1
+      && strstr (warning->message, memory), "warning: %s", warning->message);
+  fail_unless (rows > 0 && rows < height, "bands of %d rows", rows);
+  g_error_free (warning);
+  gst_message_unref (msg);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL,
+      "more than one warning for one frame size");
+  return rows;
+}
+
 void
 sd_check_set_caps (GstHarness * h, const gchar * format, gint width,
     gint height)

@@ -53,6 +53,13 @@ guint64 sd_check_get_u64 (GstElement * element, const gchar * name);
 /* Waits (10 s at most) for an error message on bus and returns its GError
  * (g_error_free it); fails the test when none comes. */
 GError *sd_check_wait_error (GstBus * bus);
+/* Pops the one warning the element posts when it cuts frames height rows
+ * high into bands because they do not fit memory (its message names
+ * memory: "the GPU's memory", "the memory"), and returns the band rows it
+ * names; fails the test when there is none, the rows are not a band of
+ * the frame, or a second warning follows. */
+gint sd_check_pop_band_warning (GstBus * bus, const gchar * memory,
+    gint height);
 
 /* Sends caps (format, size, 30/1) to one side of the pair. */
 void sd_check_set_caps (GstHarness * h, const gchar * format, gint width,

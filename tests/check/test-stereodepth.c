@@ -721,6 +721,42 @@ GST_START_TEST (test_band_rows)
 
 GST_END_TEST;
 
+/* The cpu backend under max-device-memory, hbp: a frame that needs more
+ * is cut into bands, the element says so once on the bus with the band
+ * rows, and its output is the reference's with band-rows set to them. */
+GST_START_TEST (test_cpu_memory_bands)
+{
+  const gint w = 128, h = 400;
+  SdSynthPair tall;
+  SdCheckPair p;
+  SdParams params;
+  GstBuffer *buf;
+  gint rows;
+  guint16 *ref;
+
+  fail_unless (sd_synth_demo (&tall, w, h));
+  /* the whole frame needs about 50 MB at 32 disparities */
+  sd_check_pair_init_with (&p, FALSE, "algorithm", SD_ALGORITHM_HBP,
+      "num-disparities", 32, "max-device-memory", 30, NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cpu");
+  buf = sd_check_run_one (&p, tall.left, tall.right, w, h);
+
+  rows = sd_check_pop_band_warning (p.bus, "the memory", h);
+
+  sd_check_params (&params);
+  params.algorithm = SD_ALGORITHM_HBP;
+  params.num_disparities = 32;
+  params.band_rows = rows;
+  ref = sd_check_reference (&params, tall.left, tall.right, w, h);
+  sd_check_assert_output (buf, ref, w, h);
+  g_free (ref);
+  gst_buffer_unref (buf);
+  sd_check_pair_clear (&p);
+  sd_synth_free (&tall);
+}
+
+GST_END_TEST;
+
 /* backend set while playing: the next pair runs on a new engine (auto is
  * the CPU without a GPU, CUDA with one) and gives the same bits. */
 GST_START_TEST (test_backend_while_playing)
@@ -1098,6 +1134,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_every_algorithm);
   tcase_add_test (tc, test_band_rows);
+  tcase_add_test (tc, test_cpu_memory_bands);
   tcase_add_test (tc, test_live_timeout);
   tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_backend_error);

@@ -7,6 +7,8 @@
  *   (disparity and confidence, hbp and tiled-bp); sgm's bands are exact:
  *   the whole frame's output;
  * - band rows that cover the frame change nothing;
+ * - max-device-memory on the cpu backends: the bands chosen to fit are
+ *   the same as those band rows given by hand, too little is an error;
  * - what hbp's bands cost on the classic Middlebury sets: bad > 1 px
  *   (invalid counted as bad) of the defaults in bands of a quarter of the
  *   height against the whole frame, at most 1.5 points worse on each set
@@ -178,6 +180,81 @@ test_stitching (void)
   sd_synth_free (&sp);
 }
 
+/* max-device-memory on the cpu backends (hbp and tiled-bp, band-rows 0),
+ * from a bound the whole frame fits down by a fifth at a time: the frame
+ * stays whole, then is cut into more and more bands, each time the same
+ * output as those band rows given by hand, until not even bands of one
+ * row fit, a clear error. */
+static void
+test_memory_bound (void)
+{
+  const int w = 128, h = 400;
+  SdSynthPair sp;
+  SD_CHECK (sd_synth_demo (&sp, w, h), "rendering");
+  const SdPlane left = { sp.left, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  const SdPlane right = { sp.right, w, h, (size_t) w, SD_PIXEL_GRAY8 };
+  const size_t n = (size_t) w * h;
+  uint16_t *bounded = malloc (n * 2), *by_hand = malloc (n * 2);
+  SdPlane out = { bounded, w, h, (size_t) w * 2, SD_PIXEL_GRAY16 };
+  static const char *backends[] = { "cpu", "reference" };
+  static const SdAlgorithm methods[] = { SD_ALGORITHM_HBP,
+    SD_ALGORITHM_TILED_BP
+  };
+  for (size_t b = 0; b < 2; b++)
+    for (size_t m = 0; m < 2; m++) {
+      SdParams p;
+      sd_params_init (&p);
+      p.algorithm = methods[m];
+      p.num_disparities = 32;
+      const char *name = sd_enum_to_nick (sd_algorithm_entries, p.algorithm);
+      SdError err;
+      SdEngine *e = sd_engine_new (backends[b], 0, &p, &err);
+      SD_CHECK (e, "%s", err.message);
+      if (!e)
+        continue;
+      int last_rows = 0, banded = 0;
+      SdStatus st = SD_OK;
+      for (int mb = 256; st == SD_OK && mb >= 1; mb = mb * 4 / 5) {
+        p.max_device_memory = mb;
+        out.data = bounded;
+        st = sd_engine_set_params (e, &p, &err);
+        st = st ? st : sd_engine_process (e, &left, &right, &out, NULL, &err);
+        if (st != SD_OK)
+          break;
+        const int rows = sd_engine_band_rows (e);
+        SD_CHECK (mb == 256 ? rows == 0 : rows == last_rows
+            || (rows > 0 && (!last_rows || rows < last_rows)), "%s %s, "
+            "max-device-memory %d MB: bands of %d rows after %d", backends[b],
+            name, mb, rows, last_rows);
+        if (rows && rows != last_rows) {
+          banded++;
+          SdParams q = p;
+          q.max_device_memory = 0;
+          q.band_rows = rows;
+          SdEngine *hand = sd_engine_new (backends[b], 0, &q, &err);
+          out.data = by_hand;
+          SD_CHECK (hand && sd_engine_process (hand, &left, &right, &out,
+                  NULL, &err) == SD_OK && !memcmp (bounded, by_hand, n * 2),
+              "%s %s: the bands chosen for %d MB differ from band-rows %d",
+              backends[b], name, mb, rows);
+          sd_engine_free (hand);
+        }
+        last_rows = rows;
+      }
+      printf ("%s %s: %d band heights, down to %d rows; then at %d MB: %s\n",
+          backends[b], name, banded, last_rows, p.max_device_memory,
+          st ? err.message : "none");
+      SD_CHECK (banded > 0 && st == SD_ERROR_OUT_OF_MEMORY
+          && strstr (err.message, "max-device-memory"), "%s %s: %d band "
+          "heights, then %s", backends[b], name, banded, st ? err.message :
+          "no error");
+      sd_engine_free (e);
+    }
+  free (bounded);
+  free (by_hand);
+  sd_synth_free (&sp);
+}
+
 static void
 test_accuracy (const char *data_dir)
 {
@@ -228,6 +305,7 @@ main (int argc, char **argv)
   }
   test_geometry ();
   test_stitching ();
+  test_memory_bound ();
   test_accuracy (argv[1]);
   return sd_test_exit ("test-bands");
 }
