@@ -377,13 +377,44 @@ pair_params (const SdEngine * e, int width)
   return p;
 }
 
-/* align-rows: on the first host pair of its size since the parameters or
- * the maps changed, measures how far the right view's rows sit from the
+/* The pair's luma in luma (left, then right, w x h each), from host
+ * planes or, for a pair in device memory, from host copies of them. */
+static SdStatus
+pair_luma (SdEngine * e, const SdPlane * left, const SdPlane * right,
+    bool device, uint8_t * luma, SdError * err)
+{
+  const size_t n = (size_t) left->width * left->height;
+  if (!device) {
+    sd_plane_to_luma (left, luma);
+    sd_plane_to_luma (right, luma + n);
+    return SD_OK;
+  }
+  SdPlane copy[2] = { *left, *right };
+  const size_t left_bytes = left->stride * left->height;
+  uint8_t *host = malloc (left_bytes + right->stride * right->height);
+  if (!host)
+    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+        "out of memory for a host copy of a %dx%d pair", left->width,
+        left->height);
+  copy[0].data = host;
+  copy[1].data = host + left_bytes;
+  SdStatus st = e->backend->download (e->state, left, copy[0].data, err);
+  if (st == SD_OK)
+    st = e->backend->download (e->state, right, copy[1].data, err);
+  if (st == SD_OK) {
+    sd_plane_to_luma (&copy[0], luma);
+    sd_plane_to_luma (&copy[1], luma + n);
+  }
+  free (host);
+  return st;
+}
+
+/* align-rows: on the first pair of its size since the parameters or the
+ * maps changed, measures how far the right view's rows sit from the
  * left's, on the views as the backend sees them (rectified by the
  * calibration), and has the backend remap through maps that undo an
  * offset of SD_ROW_ALIGN_MIN_OFFSET or more somewhere across the frame.
- * Pairs in device memory are not measured: they keep what was measured
- * for their size, or none. */
+ * A pair in device memory is measured on host copies of its views. */
 static SdStatus
 align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
     bool device, SdError * err)
@@ -394,19 +425,17 @@ align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
     return SD_OK;
   if (!same_size)
     e->align_attempts = 0;
-  if (device) {
-    if (!same_size)
-      forget_alignment (e);
-    return SD_OK;
-  }
   const size_t n = (size_t) w * h;
   uint8_t *luma = malloc (4 * n);
   if (!luma)
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for measuring the rows' offset of a %dx%d pair", w, h);
+  SdStatus st = pair_luma (e, left, right, device, luma, err);
+  if (st != SD_OK) {
+    free (luma);
+    return st;
+  }
   uint8_t *views = luma;
-  sd_plane_to_luma (left, luma);
-  sd_plane_to_luma (right, luma + n);
   if (e->rect) {
     views = luma + 2 * n;
     sd_rectify_rows (e->rect->map[0], luma, views, w, h, 0, h);
@@ -424,7 +453,7 @@ align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for the maps that move a %dx%d view's rows", w, h);
   if (aligned || e->aligned) {
-    SdStatus st = backend_maps (e, aligned ? aligned : e->rect, err);
+    st = backend_maps (e, aligned ? aligned : e->rect, err);
     if (st != SD_OK) {
       backend_maps (e, e->rect, NULL);
       sd_rectification_free (aligned);

@@ -84,6 +84,11 @@ typedef struct
   /* The output rows a band of the last pair submitted (sd-band.h), 0 for
    * none (NULL: params->band_rows). */
   int (*band_rows) (void *state);
+  /* Copies a plane in device memory to host, stride bytes a row as in
+   * the plane, and returns once it is there (what align-rows measures a
+   * device pair on); a backend with submit_device has it. */
+  SdStatus (*download) (void *state, const SdPlane * plane, void *host,
+      SdError * err);
 } SdBackend;
 
 /* A device_id that binds the cuda backend to the CUDA context current on
@@ -178,9 +183,10 @@ int sd_engine_band_rows (const SdEngine * engine);
 /* align-rows: what was measured on the last pair measured (measured is
  * false before any, and when too few patches agreed), and whether the
  * engine moves the right view's rows by it (an offset of at least
- * SD_ROW_ALIGN_MIN_OFFSET).  The offset is measured on the first pair
- * after the engine is made, its parameters or maps are set, or the pair
- * size changes; pairs in device memory are not measured. */
+ * SD_ROW_ALIGN_MIN_OFFSET somewhere across the frame).  The offset is
+ * measured on the first pair after the engine is made, its parameters or
+ * maps are set, or the pair size changes; a pair in device memory on host
+ * copies of its views. */
 SdRowOffset sd_engine_row_offset (const SdEngine * engine);
 bool sd_engine_rows_moved (const SdEngine * engine);
 

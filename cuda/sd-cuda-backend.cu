@@ -494,15 +494,31 @@ cuda_set_rectification (void *state, const SdRectification * rect,
       err);
 }
 
-/* No process: the engine runs a pair as submit and collect. */
 static int
 cuda_band_rows (void *state)
 {
   return ((const SdCudaPipeline *) state)->band_rows;
 }
 
+/* A synchronous copy, in the pipeline's device or context: the engine
+ * measures a device pair's rows once, before its first submission. */
+static SdStatus
+cuda_download (void *state, const SdPlane * plane, void *host, SdError * err)
+{
+  SdStatus st = sd_cuda_select_device ((SdCudaPipeline *) state, err);
+  if (st != SD_OK)
+    return st;
+  const size_t row = (size_t) plane->width *
+      sd_pixel_layout (plane->format)->bytes_per_pixel;
+  SD_CUDA_CHECK (cudaMemcpy2D (host, plane->stride, plane->data,
+          plane->stride, row, plane->height, cudaMemcpyDeviceToHost),
+      "copying a view to the host to measure its rows");
+  return SD_OK;
+}
+
+/* No process: the engine runs a pair as submit and collect. */
 extern "C" const SdBackend sd_cuda_backend = {
   "cuda", cuda_available, cuda_supports, cuda_create, NULL, cuda_destroy,
   cuda_submit, cuda_collect, cuda_set_rectification, cuda_submit_device,
-  cuda_band_rows,
+  cuda_band_rows, cuda_download,
 };

@@ -2,8 +2,9 @@
  * (GStreamer's GstCudaContext makes its own with cuCtxCreate), reading
  * device planes of that context in place (sd_engine_submit_device): the
  * same disparity and confidence bits as host planes on the primary
- * context, two pairs in flight, padded rows, luma from a device RGB plane;
- * and the refusal of device planes by the cpu backend.
+ * context, two pairs in flight, padded rows, luma from a device RGB plane,
+ * a right view whose rows align-rows moves (measured on host copies of the
+ * device planes); and the refusal of device planes by the cpu backend.
  *
  * The driver API is loaded at run time, as GstCuda does, so the test needs
  * no libcuda to build.  Without a device or a driver it exits 77
@@ -103,6 +104,48 @@ check_same (const Result * expect, const Result * got, const char *what)
       "%s: the confidence differs from host planes", what);
 }
 
+/* The right view two rows lower (align-rows): a device pair is measured
+ * on host copies of its views and moved back as the same host pair is on
+ * the cpu backend (which gives the cuda backend's bits; it leaves the
+ * current context alone), the same bits.  right: the right view in line
+ * (W x H, packed). */
+static void
+check_moved_rows (const SdParams * p, const SdPlane * host_left,
+    const SdPlane * device_left, const uint8_t * right)
+{
+  static uint8_t moved[W * H];
+  for (int y = 0; y < H; y++)
+    memcpy (moved + y * W, right + (y < 2 ? 0 : y - 2) * W, W);
+  static Result expect, got_a, got_b;
+  SdError err;
+  SdPlane oe = { expect.out, W, H, W * 2, SD_PIXEL_GRAY16 };
+  SdPlane ce = { expect.conf, W, H, W, SD_PIXEL_GRAY8 };
+  SdPlane hm = { moved, W, H, W, SD_PIXEL_GRAY8 };
+  SdEngine *cpu = sd_engine_new ("cpu", 0, p, &err);
+  SD_CHECK (cpu && sd_engine_process (cpu, host_left, &hm, &oe, &ce, &err)
+      == SD_OK, "%s", err.message);
+  SdEngine *e = sd_engine_new ("cuda", SD_DEVICE_CURRENT_CONTEXT, p, &err);
+  SD_CHECK (e != NULL, "%s", err.message);
+  if (!e || !cpu) {
+    sd_engine_free (cpu);
+    sd_engine_free (e);
+    return;
+  }
+  SdPlane dm = to_device (&hm, 384);
+  run_twice (e, device_left, &dm, &got_a, &got_b);
+  check_same (&expect, &got_a, "device planes, rows moved");
+  check_same (&expect, &got_b, "device planes, rows moved (2)");
+  SD_CHECK (sd_engine_rows_moved (cpu) && sd_engine_rows_moved (e)
+      && sd_engine_row_offset (e).offset ==
+      sd_engine_row_offset (cpu).offset, "rows 2 lower: moved %d and %d, "
+      "measured %+.3f on device planes and %+.3f on host planes",
+      sd_engine_rows_moved (e), sd_engine_rows_moved (cpu),
+      sd_engine_row_offset (e).offset, sd_engine_row_offset (cpu).offset);
+  sd_engine_free (e);
+  sd_engine_free (cpu);
+  cudaFree (dm.data);
+}
+
 int
 main (void)
 {
@@ -157,6 +200,7 @@ main (void)
     check_same (&expect, &got_a, "device RGB left");
     check_same (&expect, &got_b, "device RGB left (2)");
     sd_engine_free (e);
+    check_moved_rows (&p, &hl, &dl, scene.right);
 
     SdEngine *cpu = sd_engine_new ("cpu", 0, &p, &err);
     SD_CHECK (sd_engine_submit_device (cpu, &dl, &dr, &err) ==
