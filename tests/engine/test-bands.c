@@ -181,14 +181,14 @@ test_stitching (void)
 }
 
 /* max-device-memory on the cpu backends (hbp and tiled-bp, band-rows 0),
- * from a bound the whole frame fits down by a fifth at a time: the frame
+ * from a bound the whole frame fits down by 30 % at a time: the frame
  * stays whole, then is cut into more and more bands, each time the same
  * output as those band rows given by hand, until not even bands of one
  * row fit, a clear error. */
 static void
 test_memory_bound (void)
 {
-  const int w = 128, h = 400;
+  const int w = 96, h = 320;
   SdSynthPair sp;
   SD_CHECK (sd_synth_demo (&sp, w, h), "rendering");
   const SdPlane left = { sp.left, w, h, (size_t) w, SD_PIXEL_GRAY8 };
@@ -205,7 +205,7 @@ test_memory_bound (void)
       SdParams p;
       sd_params_init (&p);
       p.algorithm = methods[m];
-      p.num_disparities = 32;
+      p.num_disparities = 16;
       const char *name = sd_enum_to_nick (sd_algorithm_entries, p.algorithm);
       SdError err;
       SdEngine *e = sd_engine_new (backends[b], 0, &p, &err);
@@ -214,7 +214,7 @@ test_memory_bound (void)
         continue;
       int last_rows = 0, banded = 0;
       SdStatus st = SD_OK;
-      for (int mb = 256; st == SD_OK && mb >= 1; mb = mb * 4 / 5) {
+      for (int mb = 64; st == SD_OK && mb >= 1; mb = mb * 7 / 10) {
         p.max_device_memory = mb;
         out.data = bounded;
         st = sd_engine_set_params (e, &p, &err);
@@ -222,7 +222,7 @@ test_memory_bound (void)
         if (st != SD_OK)
           break;
         const int rows = sd_engine_band_rows (e);
-        SD_CHECK (mb == 256 ? rows == 0 : rows == last_rows
+        SD_CHECK (mb == 64 ? rows == 0 : rows == last_rows
             || (rows > 0 && (!last_rows || rows < last_rows)), "%s %s, "
             "max-device-memory %d MB: bands of %d rows after %d", backends[b],
             name, mb, rows, last_rows);
