@@ -32,23 +32,33 @@ sd_band_get (int height, int band_rows, int k)
   return b;
 }
 
-int
-sd_band_rows_to_fit (int height, size_t limit, SdBandBytes bytes,
-    void *user, size_t * least, int *least_rows)
+SdStatus
+sd_band_rows_to_fit (const SdParams * params, int width, int height,
+    size_t limit, const char *memory, SdBandBytes bytes, void *user,
+    int *rows, SdError * err)
 {
-  *least = bytes (0, user);
-  *least_rows = 0;
-  if (*least <= limit)
-    return 0;
+  size_t least = bytes (0, user);
+  int least_rows = 0;
+  *rows = 0;
+  if (least <= limit)
+    return SD_OK;
   for (int count = 2; count <= height; count++) {
-    const int rows = (height + count - 1) / count;
-    const size_t b = bytes (rows, user);
-    if (b <= limit)
-      return rows;
-    if (b < *least) {
-      *least = b;
-      *least_rows = rows;
+    const int r = (height + count - 1) / count;
+    const size_t b = bytes (r, user);
+    if (b <= limit) {
+      *rows = r;
+      return SD_OK;
+    }
+    if (b < least) {
+      least = b;
+      least_rows = r;
     }
   }
-  return -1;
+  return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
+      "out of %s: %s on %dx%d with %d disparities needs %zu MB even in "
+      "bands of %d rows, and %zu MB may be used%s", memory,
+      sd_enum_to_nick (sd_algorithm_entries, params->algorithm), width,
+      height, params->num_disparities, (least + (1 << 20) - 1) >> 20,
+      least_rows, limit >> 20, params->max_device_memory ?
+      " (max-device-memory)" : "");
 }

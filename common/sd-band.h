@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "sd-engine.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,15 +44,17 @@ SdBand sd_band_get (int height, int band_rows, int k);
 /* What a backend holds for a frame in bands of band_rows output rows (0:
  * whole), in bytes. */
 typedef size_t (*SdBandBytes) (int band_rows, void *user);
-/* The output rows a band of the fewest bands of a frame height rows high
- * whose bytes fit limit, each band as short as their count allows (the
- * last then keeps about as many rows as the others): 0 when the whole
- * frame fits, -1 when no count of bands does, with the fewest bytes seen
- * and their band rows in *least and *least_rows.  Not a search on the
- * rows: a backend's bytes need not fall as the bands get shorter (sgm's
- * carried rows grow with their count). */
-int sd_band_rows_to_fit (int height, size_t limit, SdBandBytes bytes,
-    void *user, size_t * least, int *least_rows);
+/* In *rows the output rows a band of the fewest bands of a frame width x
+ * height whose bytes fit limit, each band as short as their count allows
+ * (the last then keeps about as many rows as the others); 0 when the
+ * whole frame fits.  When no count of bands fits: SD_ERROR_OUT_OF_MEMORY,
+ * naming memory ("memory", "GPU memory"), the fewest bytes seen and
+ * params' max-device-memory when it set limit.  Not a search on the rows:
+ * a backend's bytes need not fall as the bands get shorter (sgm's carried
+ * rows grow with their count). */
+SdStatus sd_band_rows_to_fit (const SdParams * params, int width,
+    int height, size_t limit, const char *memory, SdBandBytes bytes,
+    void *user, int *rows, SdError * err);
 
 #ifdef __cplusplus
 }

@@ -223,18 +223,12 @@ choose_band_rows (SdCudaPipeline * s, const SdParams * p, int w, int h,
         "reading the free memory");
     limit = (free_b + s->dev_capacity) / 20 * 19;
   }
-  size_t least;
-  int least_rows;
   PlanFrame frame = { s, p, w, h };
-  const int rows = sd_band_rows_to_fit (h, limit, plan_bytes, &frame,
-      &least, &least_rows);
-  if (rows < 0)
-    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
-        "out of GPU memory: %s on %dx%d with %d disparities needs %zu MB "
-        "even in bands of %d rows, and %zu MB may be used%s",
-        sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
-        p->num_disparities, least >> 20, least_rows, limit >> 20,
-        p->max_device_memory ? " (max-device-memory)" : "");
+  int rows;
+  const SdStatus st = sd_band_rows_to_fit (p, w, h, limit, "GPU memory",
+      plan_bytes, &frame, &rows, err);
+  if (st != SD_OK)
+    return st;
   s->band_rows = rows;
   s->whole_bytes = whole;
   s->chosen_max_memory = p->max_device_memory;

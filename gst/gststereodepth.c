@@ -600,7 +600,6 @@ static void
 gst_stereo_depth_note_rows (GstStereoDepth * self)
 {
   const SdRowOffset rows = sd_engine_row_offset (self->engine);
-
   const gdouble degrees = sd_row_offset_degrees (&rows);
 
   if (!rows.measured || (rows.offset == self->noted_rows.offset

@@ -289,18 +289,12 @@ choose_band_rows (SdCpuState * s, const SdParams * p, int w, int h,
     const size_t available = host_memory_available ();
     limit = available ? (available + held) / 10 * 9 : SIZE_MAX;
   }
-  size_t least;
-  int least_rows;
   BandFrame frame = { s, p, w, h };
-  const int rows = sd_band_rows_to_fit (h, limit, band_bytes, &frame, &least,
-      &least_rows);
-  if (rows < 0)
-    return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
-        "out of memory: %s on %dx%d with %d disparities needs %zu MB even "
-        "in bands of %d rows, and %zu MB may be used%s",
-        sd_enum_to_nick (sd_algorithm_entries, p->algorithm), w, h,
-        p->num_disparities, (least + (1 << 20) - 1) >> 20, least_rows,
-        limit >> 20, p->max_device_memory ? " (max-device-memory)" : "");
+  int rows;
+  const SdStatus st = sd_band_rows_to_fit (p, w, h, limit, "memory",
+      band_bytes, &frame, &rows, err);
+  if (st != SD_OK)
+    return st;
   s->band_rows = rows;
   s->chosen_width = w;
   s->chosen_height = h;
