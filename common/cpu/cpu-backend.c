@@ -6,12 +6,12 @@
 #include "../fast/sd-fast.h"
 #include "../sd-band.h"
 #include "../sd-engine.h"
+#include "../sd-host-memory.h"
 #include "../sd-output.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <stdint.h>
 
 typedef struct
 {
@@ -219,30 +219,6 @@ bp_bytes (const SdCpuState * s, const SdParams * p, int width, int height)
   return n * per_pixel + bp_method (s, p).workspace_bytes (p, width, height);
 }
 
-/* What the system says can still be allocated without swapping (Linux's
- * MemAvailable, else the free pages), in bytes; 0 when it does not say. */
-static size_t
-host_memory_available (void)
-{
-  FILE *f = fopen ("/proc/meminfo", "r");
-  if (f) {
-    char line[128];
-    unsigned long long kb;
-    while (fgets (line, sizeof (line), f))
-      if (sscanf (line, "MemAvailable: %llu kB", &kb) == 1) {
-        fclose (f);
-        return (size_t) kb << 10;
-      }
-    fclose (f);
-  }
-#ifdef _SC_AVPHYS_PAGES
-  const long pages = sysconf (_SC_AVPHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-  if (pages > 0 && page > 0)
-    return (size_t) pages * (size_t) page;
-#endif
-  return 0;
-}
-
 /* A frame for band_bytes */
 typedef struct
 {
@@ -262,8 +238,9 @@ band_bytes (int band_rows, void *user)
 
 /* params->band_rows, or when it is 0 under hbp and tiled-bp: none when
  * the whole frame fits what the backend may hold (max-device-memory, or
- * 90 % of the host's available memory with the backend's own buffers
- * counted available), else as few bands as fit.  Chosen once per frame
+ * 90 % of the memory left to the process, under a container's limit too
+ * (sd-host-memory.h), with the backend's own buffers counted available),
+ * else as few bands as fit.  Chosen once per frame
  * size and parameters, so that the bands do not come and go with the
  * system's memory.  (sgm is computed whole: its bands, exact on cuda,
  * would only save its volumes here.) */
@@ -286,8 +263,8 @@ choose_band_rows (SdCpuState * s, const SdParams * p, int w, int h,
     size_t held = 0;
     for (int i = 0; i < N_BUFFERS; i++)
       held += s->buffers[i].size;
-    const size_t available = host_memory_available ();
-    limit = available ? (available + held) / 10 * 9 : SIZE_MAX;
+    const size_t available = sd_host_memory_available ();
+    limit = available == SIZE_MAX ? SIZE_MAX : (available + held) / 10 * 9;
   }
   BandFrame frame = { s, p, w, h };
   int rows;

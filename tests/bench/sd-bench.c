@@ -366,8 +366,11 @@ main (int argc, char **argv)
   }
   qsort (times, (size_t) repeat, sizeof (double), compare_double);
   printf ("time: median %.3f ms, min %.3f ms over %d run%s (wall clock, "
-      "host memory in and out)\n", times[repeat / 2], times[0], repeat,
+      "host memory in and out)", times[repeat / 2], times[0], repeat,
       repeat > 1 ? "s" : "");
+  if (sd_engine_band_rows (engine))
+    printf ("; bands of %d rows", sd_engine_band_rows (engine));
+  printf ("\n");
   const SdRowOffset rows = sd_engine_row_offset (engine);
   if (params.align_rows && !rows.measured)
     printf ("align-rows: no offset measured (%d patches agreed)\n",
