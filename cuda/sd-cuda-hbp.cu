@@ -46,15 +46,15 @@ at (int x, int y, int k, int D, int pitch)
 }
 
 __device__ __forceinline__ float
-load_msg (const float *p)
+to_float (float v)
 {
-  return *p;
+  return v;
 }
 
 __device__ __forceinline__ float
-load_msg (const __half * p)
+to_float (__half v)
 {
-  return __half2float (*p);
+  return __half2float (v);
 }
 
 __device__ __forceinline__ void
@@ -159,10 +159,14 @@ template < typename T > struct Incoming
 };
 
 /* What the forward pass reads for one disparity: the data cost and the
- * three incoming messages (0 where the sender does not exist). */
-struct SendInputs
+ * three incoming messages as stored (read only where the sender exists).
+ * Half messages are converted where they are added, not where they are
+ * loaded: a conversion next to its load waits for it, and so did every
+ * step with the reads ahead below. */
+template < typename T > struct SendInputs
 {
-  float data, a, b, c;
+  float data;
+  T a, b, c;
 };
 
 /* Reads that go out this many disparities ahead of the forward pass: each
@@ -182,14 +186,17 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
     Incoming < T > c, T * out, bool present, float *scratch, size_t stride,
     int D, float disc_trunc)
 {
-  auto load =[&](int k, SendInputs & in) {
+  auto load =[&](int k, SendInputs < T > &in) {
     const size_t off = (size_t) k * stride;
     in.data = data[off];
-    in.a = a.present ? load_msg (a.base + off) : 0.0f;
-    in.b = b.present ? load_msg (b.base + off) : 0.0f;
-    in.c = c.present ? load_msg (c.base + off) : 0.0f;
+    if (a.present)
+      in.a = a.base[off];
+    if (b.present)
+      in.b = b.base[off];
+    if (c.present)
+      in.c = c.base[off];
   };
-  SendInputs ring[SEND_READ_AHEAD];
+  SendInputs < T > ring[SEND_READ_AHEAD];
 #pragma unroll
   for (int r = 0; r < SEND_READ_AHEAD; r++)
     if (r < D)
@@ -203,11 +210,11 @@ send (const float *data, Incoming < T > a, Incoming < T > b,
         break;
       float v = ring[r].data;
       if (a.present)
-        v = __fadd_rn (v, ring[r].a);
+        v = __fadd_rn (v, to_float (ring[r].a));
       if (b.present)
-        v = __fadd_rn (v, ring[r].b);
+        v = __fadd_rn (v, to_float (ring[r].b));
       if (c.present)
-        v = __fadd_rn (v, ring[r].c);
+        v = __fadd_rn (v, to_float (ring[r].c));
       if (k + SEND_READ_AHEAD < D)
         load (k + SEND_READ_AHEAD, ring[r]);
       lowest = fminf (lowest, v);
@@ -286,13 +293,13 @@ belief_kernel (float *data, Messages < T > m, int w, int h, int D)
   const size_t self = at (x, y, k, D, pitch);
   float b = data[self];
   if (y + 1 < h)
-    b = __fadd_rn (b, load_msg (m.up + at (x, y + 1, k, D, pitch)));
+    b = __fadd_rn (b, to_float (m.up[at (x, y + 1, k, D, pitch)]));
   if (y > 0)
-    b = __fadd_rn (b, load_msg (m.down + at (x, y - 1, k, D, pitch)));
+    b = __fadd_rn (b, to_float (m.down[at (x, y - 1, k, D, pitch)]));
   if (x + 1 < w)
-    b = __fadd_rn (b, load_msg (m.left + at (x + 1, y, k, D, pitch)));
+    b = __fadd_rn (b, to_float (m.left[at (x + 1, y, k, D, pitch)]));
   if (x > 0)
-    b = __fadd_rn (b, load_msg (m.right + at (x - 1, y, k, D, pitch)));
+    b = __fadd_rn (b, to_float (m.right[at (x - 1, y, k, D, pitch)]));
   data[self] = b;
 }
 
