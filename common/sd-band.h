@@ -12,8 +12,9 @@
  *
  * sgm: the bands are exact.  Only the cost and path volumes are cut, to
  * the kept rows, and the paths carry across the band edges
- * (cuda/sd-cuda-enqueue.cu), so the output is the whole frame's: the CPU
- * backend computes sgm whole whatever band_rows says. */
+ * (cuda/sd-cuda-enqueue.cu, common/fast/fast-sgm.c), so the output is the
+ * whole frame's; the reference backend computes sgm whole whatever
+ * band_rows says. */
 #ifndef SD_BAND_H
 #define SD_BAND_H
 

@@ -161,12 +161,12 @@ const SdParamDesc sd_param_descs[] = {
   INT ("threads", "cpu backend: threads it computes with (0 = one per "
       "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
   INT ("band-rows", "Output rows of each horizontal band a frame is "
-      "processed in (sgm: the whole frame's output, only the GPU's volumes "
-      "are cut; 0 = the whole frame, or bands when it does not fit the "
-      "memory: on cuda, and on cpu for hbp and tiled-bp)", band_rows, 0,
+      "processed in (sgm: the whole frame's output, only the volumes are "
+      "cut; 0 = the whole frame, or bands when it does not fit the "
+      "memory)", band_rows, 0,
       SD_MAX_BAND_ROWS, "0 means the whole frame"),
   INT ("max-device-memory", "Megabytes of memory the backend's buffers "
-      "may hold (cuda: GPU memory; cpu: host memory, hbp and tiled-bp); "
+      "may hold (cuda: GPU memory; cpu: host memory); "
       "frames that need more are processed in bands (0 = what is free)",
       max_device_memory, 0, SD_MAX_DEVICE_MEMORY_MB,
       "0 means what the device has free"),

@@ -99,17 +99,23 @@ cpu_destroy (void *state)
 /* The reference's SGM workspace: the summed volume, then the two rows of
  * path costs sd_cpu_sgm needs. */
 static size_t
-reference_sgm_workspace_bytes (const SdParams * p, int width, int height)
+reference_sgm_workspace_bytes (const SdParams * p, int width, int height,
+    int band_rows)
 {
+  (void) band_rows;
   return ((size_t) height + 2) * width * p->num_disparities *
       sizeof (uint16_t);
 }
 
+/* the whole frame at once: the oracle of the fast stages' bands */
 static void
-reference_sgm (const SdParams * p, const uint8_t * cost,
+reference_sgm (const SdParams * p, SdCostRows cost_rows, void *cost_user,
     const uint8_t * guide, int16_t * disp, uint8_t * margin,
-    int16_t * right_disp, void *workspace, int width, int height)
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows)
 {
+  (void) band_rows;
+  const uint8_t *cost = cost_rows (cost_user, 0, height);
   uint16_t *sum = workspace;
   uint16_t *scratch = sum + (size_t) height * width * p->num_disparities;
   sd_cpu_sgm (p, cost, guide, sum, scratch, width, height);
@@ -160,6 +166,46 @@ stages (const SdCpuState * s)
   return s->fast ? sd_fast_pick_stages () : &reference_stages;
 }
 
+/* Where sgm takes its costs from: rows of the cost volume of the frame's
+ * prefiltered views and census signatures, into one buffer. */
+typedef struct
+{
+  const SdCpuStages *stages;
+  const SdParams *p;
+  const uint8_t *pre_left, *pre_right;
+  const uint64_t *census_left, *census_right;
+  uint8_t *cost;
+  int width;
+} CostSource;
+
+/* SdCostRows: the costs of a cost volume's row depend on that row alone */
+static const uint8_t *
+cost_rows (void *user, int y0, int rows)
+{
+  const CostSource *c = user;
+  const size_t first = (size_t) y0 * c->width;
+  c->stages->cost_volume (c->p, c->pre_left + first, c->pre_right + first,
+      c->census_left ? c->census_left + first : NULL,
+      c->census_right ? c->census_right + first : NULL, c->cost, c->width,
+      rows);
+  return c->cost;
+}
+
+/* The bands sgm's volumes are cut into: the fast stages' (the output is
+ * the whole frame's either way, sd-band.h); the reference computes whole. */
+static int
+sgm_band_rows (const SdCpuState * s)
+{
+  return s->fast ? s->band_rows : 0;
+}
+
+/* The rows of sgm's cost volume and partial sums. */
+static int
+sgm_volume_rows (int height, int band_rows)
+{
+  return sd_band_count (height, band_rows) > 1 ? band_rows : height;
+}
+
 /* SGM: costs aggregated along paths, read out by winner takes all. */
 static bool
 run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
@@ -167,15 +213,19 @@ run_sgm (SdCpuState * s, const SdParams * p, const uint8_t * guide,
     const uint64_t * census_left, const uint64_t * census_right,
     int16_t * disp, uint8_t * margin, int16_t * right_disp, int w, int h)
 {
-  const size_t n = (size_t) w * h, D = (size_t) p->num_disparities;
-  uint8_t *cost = reserve (s, COST, n * D + SD_FAST_COST_PADDING);
+  const int band_rows = sgm_band_rows (s);
   const SdCpuStages *st = stages (s);
-  void *workspace = reserve (s, SGM_WORKSPACE, st->workspace_bytes (p, w, h));
+  uint8_t *cost = reserve (s, COST, (size_t) w * sgm_volume_rows (h,
+          band_rows) * p->num_disparities + SD_FAST_COST_PADDING);
+  void *workspace = reserve (s, SGM_WORKSPACE, st->workspace_bytes (p, w, h,
+          band_rows));
   if (!cost || !workspace)
     return false;
-  st->cost_volume (p, pre_left, pre_right, census_left, census_right, cost,
-      w, h);
-  st->sgm (p, cost, guide, disp, margin, right_disp, workspace, w, h);
+  CostSource source = { st, p, pre_left, pre_right, census_left,
+    census_right, cost, w
+  };
+  st->sgm (p, cost_rows, &source, guide, disp, margin, right_disp,
+      workspace, w, h, band_rows);
   return true;
 }
 
@@ -207,16 +257,34 @@ bp_method (const SdCpuState * s, const SdParams * p)
   return s->fast ? fast_tiled_bp : tiled_bp;
 }
 
+/* The bytes a pixel of a band holds in process_band whatever the
+ * algorithm: the prefiltered views, a row of scratch and the margins, the
+ * census signatures and three disparity maps. */
+#define BAND_PIXEL_BYTES (4 + 2 * sizeof (uint64_t) + 3 * sizeof (int16_t))
+
 /* The bytes a frame or band of height rows holds under belief
  * propagation: its images, data costs, beliefs and messages (run_bp), and
- * the prefiltered views, census and disparities of process_band. */
+ * process_band's. */
 static size_t
 bp_bytes (const SdCpuState * s, const SdParams * p, int width, int height)
 {
   const size_t n = (size_t) width * height, D = (size_t) p->num_disparities;
-  const size_t per_pixel = 3 * sizeof (float) + 2 * D * sizeof (float) + 4 +
-      3 * sizeof (int16_t) + 2 * sizeof (uint64_t);
+  const size_t per_pixel = 3 * sizeof (float) + 2 * D * sizeof (float) +
+      BAND_PIXEL_BYTES;
   return n * per_pixel + bp_method (s, p).workspace_bytes (p, width, height);
+}
+
+/* The bytes a frame holds under sgm in bands of band_rows: process_band's
+ * for the whole frame (sgm's bands are inside its stage), the cost volume
+ * of a band and the stage's workspace (run_sgm). */
+static size_t
+sgm_bytes (const SdCpuState * s, const SdParams * p, int width, int height,
+    int band_rows)
+{
+  return (size_t) width * height * BAND_PIXEL_BYTES + (size_t) width *
+      sgm_volume_rows (height, band_rows) * p->num_disparities +
+      SD_FAST_COST_PADDING + stages (s)->workspace_bytes (p, width, height,
+      band_rows);
 }
 
 /* A frame for band_bytes */
@@ -227,33 +295,35 @@ typedef struct
   int width, height;
 } BandFrame;
 
-/* SdBandBytes: a band holds its rows and the overlap above and below */
+/* SdBandBytes: under belief propagation a band holds its rows and the
+ * overlap above and below */
 static size_t
 band_bytes (int band_rows, void *user)
 {
   const BandFrame *f = user;
+  if (f->p->algorithm == SD_ALGORITHM_SGM)
+    return sgm_bytes (f->s, f->p, f->width, f->height, band_rows);
   return bp_bytes (f->s, f->p, f->width, sd_band_get (f->height, band_rows,
           0).in_height);
 }
 
-/* params->band_rows, or when it is 0 under hbp and tiled-bp: none when
- * the whole frame fits what the backend may hold (max-device-memory, or
- * 90 % of the memory left to the process, under a container's limit too
- * (sd-host-memory.h), with the backend's own buffers counted available),
- * else as few bands as fit.  Chosen once per frame
- * size and parameters, so that the bands do not come and go with the
- * system's memory.  (sgm is computed whole: its bands, exact on cuda,
- * would only save its volumes here.) */
+/* params->band_rows, or when it is 0: none when the whole frame fits what
+ * the backend may hold (max-device-memory, or 90 % of the memory left to
+ * the process, under a container's limit too (sd-host-memory.h), with the
+ * backend's own buffers counted available), else as few bands as fit.
+ * Chosen once per frame size and parameters, so that the bands do not come
+ * and go with the system's memory.  The reference computes sgm whole. */
 static SdStatus
 choose_band_rows (SdCpuState * s, const SdParams * p, int w, int h,
     SdError * err)
 {
-  if (p->band_rows > 0 || p->algorithm == SD_ALGORITHM_SGM) {
+  if (p->band_rows > 0 || (p->algorithm == SD_ALGORITHM_SGM && !s->fast)) {
     s->band_rows = p->band_rows;
     s->chosen_whole = 0;
     return SD_OK;
   }
-  const size_t whole = bp_bytes (s, p, w, h);
+  BandFrame frame = { s, p, w, h };
+  const size_t whole = band_bytes (0, &frame);
   if (w == s->chosen_width && h == s->chosen_height
       && whole == s->chosen_whole
       && p->max_device_memory == s->chosen_max_memory)
@@ -266,7 +336,6 @@ choose_band_rows (SdCpuState * s, const SdParams * p, int w, int h,
     const size_t available = sd_host_memory_available ();
     limit = available == SIZE_MAX ? SIZE_MAX : (available + held) / 10 * 9;
   }
-  BandFrame frame = { s, p, w, h };
   int rows;
   const SdStatus st = sd_band_rows_to_fit (p, w, h, limit, "memory",
       band_bytes, &frame, &rows, err);

@@ -16,6 +16,14 @@
  * per-direction design before this one moved the whole sum volume through
  * memory eight times (docs/performance.md).
  *
+ * In bands (sd-band.h: a frame whose volumes do not fit the memory) the
+ * output stays the whole frame's.  The cost volume and the partial sums
+ * hold one band's rows; the down sweep's path rows carry from one band to
+ * the next as they are, and the up sweep's, which would come from the band
+ * below, are made first: a pass from the bottom band up runs the up sweep
+ * alone and keeps its path rows at each band's top edge.  So the costs of
+ * all bands but the top one are computed twice, as on cuda.
+ *
  * Path costs are int16 lanes, LANES to a vector, in a block of the disparity
  * count rounded up to LANES with one slot on each side.  Every lane that
  * stands for no disparity (the slot before k = 0, the rounding, the slot
@@ -25,6 +33,7 @@
  * SENTINEL + P1 stays below 32768.  A path's first pixel steps from a block
  * of zeros with smallest cost 0, which gives the reference's "cost alone". */
 #include "sd-fast.h"
+#include "../sd-band.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -97,13 +106,14 @@ typedef struct
 /* The paths of one sweep: paths[0] is the horizontal one. */
 #define MAX_SWEEP_PATHS 4
 
-/* What a sweep needs to know of the frame. */
+/* What a sweep needs to know of the frame and of the band it runs over. */
 typedef struct
 {
   const SdParams *p;
-  const uint8_t *cost;
-  const uint8_t *guide;
+  const uint8_t *cost;          /* the band's */
+  const uint8_t *guide;         /* the frame's */
   int width, height, D;
+  int y0, rows;                 /* the band's frame rows */
   int padded;                   /* D rounded up to LANES */
   int block;                    /* padded + 2: a pixel's path costs */
   vs tail;                      /* lanes of the last vector that are disparities */
@@ -197,8 +207,8 @@ wait_for (atomic_int * counter, int value)
   }
 }
 
-/* Pixels [ja, jb) of row i of a sweep (j and i count columns and rows in
- * the sweep's order), every path of paths[0 .. n) advanced at each pixel;
+/* Pixels [ja, jb) of row i of a sweep's band (j and i count columns and
+ * rows in the sweep's order), every path of paths[0 .. n) advanced at each pixel;
  * the pixel's partial sum goes to partial (padded values a pixel).  The
  * horizontal path comes from the thread's own blocks (from_own) or from the
  * row (the column before is another thread's, or none), and goes to its own
@@ -217,27 +227,33 @@ pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
     int16_t *cur;
     const int *prev_min;
     int *cur_min;
+    bool first;                 /* the path starts on this row */
   } row[MAX_SWEEP_PATHS];
+  const int w = f->width, h = f->height, dy = paths[1].dy, dx = paths[0].dx;
+  const int y = dy > 0 ? f->y0 + i : f->y0 + f->rows - 1 - i;
+  const size_t band_row = (size_t) (y - f->y0) * w;
+  /* a row's path costs go to the slot of its frame row's parity, so that
+   * they carry from band to band */
   for (int r = 0; r < n; r++) {
-    const int from = (i - (paths[r].dy != 0)) & 1;
+    const int from = (y - paths[r].dy) & 1;
     row[r].prev = paths[r].rows[from];
-    row[r].cur = paths[r].rows[i & 1];
+    row[r].cur = paths[r].rows[y & 1];
     row[r].prev_min = paths[r].mins[from];
-    row[r].cur_min = paths[r].mins[i & 1];
+    row[r].cur_min = paths[r].mins[y & 1];
+    row[r].first = y - paths[r].dy < 0 || y - paths[r].dy >= h;
   }
   int16_t *const own[2] = { paths[0].own[0], paths[0].own[1] };
-  const int w = f->width, h = f->height, dy = paths[1].dy, dx = paths[0].dx;
   const bool adaptive = sd_params_p2_adaptive (f->p);
-  const int y = dy > 0 ? i : h - 1 - i;
   for (int j = ja; j < jb; j++) {
     const int x = dx > 0 ? j : w - 1 - j;
     const size_t pix = (size_t) y * w + x;
+    const size_t in_band = band_row + x;
     StepIn in[MAX_SWEEP_PATHS];
     int16_t *out[MAX_SWEEP_PATHS];
     int out_min[MAX_SWEEP_PATHS];
     for (int r = 0; r < n; r++) {
       const int pdx = paths[r].dx, pdy = paths[r].dy, px = x - pdx;
-      const bool first = px < 0 || px >= w || (pdy != 0 && i == 0);
+      const bool first = px < 0 || px >= w || row[r].first;
       in[r].p2 = first || !adaptive ? f->p->p2 :
           p2_between (f, pix, (size_t) (y - pdy) * w + px);
       if (first) {
@@ -251,8 +267,8 @@ pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
       out[r] = (r == 0 && to_own ? own[j & 1] :
           row[r].cur + (size_t) x * f->block) + 1;
     }
-    pixel_step (f, n, f->cost + pix * f->D, in, out, out_min,
-        partial + pix * f->padded);
+    pixel_step (f, n, f->cost + in_band * f->D, in, out, out_min,
+        partial + in_band * f->padded);
     for (int r = 0; r < n; r++)
       row[r].cur_min[x] = out_min[r];
   }
@@ -272,7 +288,7 @@ static inline __attribute__((always_inline)) void
 sweep (const Frame * f, int n, const Path * paths, uint16_t * partial,
     int j0, int j1, Progress * before, Progress * self, Progress * after)
 {
-  for (int i = 0; i < f->height; i++) {
+  for (int i = 0; i < f->rows; i++) {
     if (before)
       wait_for (&before->rows_done, i + 1);
     if (j1 - j0 == 1) {
@@ -315,7 +331,8 @@ read_out_row_values (const SdParams * p, int width)
       padded (p->num_disparities));
 }
 
-/* The workspace: the two sweeps' partial sums, each sweep's path rows, a
+/* The workspace: the two sweeps' partial sums (a band's rows), each
+ * sweep's path rows, the up sweep's path rows kept at the band edges, a
  * block of zeros, a summed row per thread for the read-out and a progress
  * per thread for the sweeps.  Carves it from base, or only counts its bytes
  * when base is NULL. */
@@ -324,6 +341,8 @@ typedef struct
   uint16_t *partial[2];
   int16_t *blocks[2];           /* per sweep: 2 rows a path */
   int *mins[2];                 /* per sweep: 2 rows a path */
+  int16_t *kept_blocks;         /* per band edge: a row a vertical up path */
+  int *kept_mins;
   int16_t *zeros;
   uint16_t *rows;               /* ReadOutRows per thread */
   Progress *progress;           /* per thread */
@@ -338,18 +357,26 @@ own_values (size_t block)
   return (2 * block + 31) / 32 * 32;
 }
 
+/* The rows of a path kept at one band edge: its vertical up paths'. */
+#define KEPT_PATHS (MAX_SWEEP_PATHS - 1)
+
 static size_t
-carve (const SdParams * p, int width, int height, void *base, Workspace * ws)
+carve (const SdParams * p, int width, int height, int band_rows, void *base,
+    Workspace * ws)
 {
   const size_t block = padded (p->num_disparities) + 2;
   const size_t blocks = 2 * MAX_SWEEP_PATHS * (size_t) width;
   const size_t mins = 2 * MAX_SWEEP_PATHS * (size_t) width;
   const size_t threads = (size_t) sd_fast_threads (p);
+  const int bands = sd_band_count (height, band_rows);
+  const size_t rows = bands > 1 ? (size_t) band_rows : (size_t) height;
+  const size_t kept = (size_t) (bands - 1) * KEPT_PATHS * width;
   const size_t sizes[] = {
-    (size_t) width * height * (block - 2) * sizeof (uint16_t),
-    (size_t) width * height * (block - 2) * sizeof (uint16_t),
+    (size_t) width * rows * (block - 2) * sizeof (uint16_t),
+    (size_t) width * rows * (block - 2) * sizeof (uint16_t),
     blocks * block * sizeof (int16_t), blocks * block * sizeof (int16_t),
     mins * sizeof (int), mins * sizeof (int),
+    kept * block * sizeof (int16_t), kept * sizeof (int),
     block * sizeof (int16_t),
     threads * read_out_row_values (p, width) * sizeof (uint16_t),
     threads * sizeof (Progress),
@@ -359,6 +386,7 @@ carve (const SdParams * p, int width, int height, void *base, Workspace * ws)
     (void **) &ws->partial[0], (void **) &ws->partial[1],
     (void **) &ws->blocks[0], (void **) &ws->blocks[1],
     (void **) &ws->mins[0], (void **) &ws->mins[1],
+    (void **) &ws->kept_blocks, (void **) &ws->kept_mins,
     (void **) &ws->zeros, (void **) &ws->rows, (void **) &ws->progress,
     (void **) &ws->own,
   };
@@ -374,10 +402,10 @@ carve (const SdParams * p, int width, int height, void *base, Workspace * ws)
 
 size_t
 SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * p, int width,
-    int height)
+    int height, int band_rows)
 {
   Workspace ws;
-  return carve (p, width, height, NULL, &ws) + 64;
+  return carve (p, width, height, band_rows, NULL, &ws) + 64;
 }
 
 /* The paths of sweep s (0 down, 1 up) in the workspace: the reference's
@@ -456,7 +484,7 @@ read_out_rows (const Frame * f, const Workspace * ws, int thread)
   base, base + f->padded, base + f->padded + right};
 }
 
-/* Row y from the two partial sums: the left disparities as sd_cpu_wta gives
+/* Row y (of the frame, in the band) from the two partial sums: the left disparities as sd_cpu_wta gives
  * them and the right ones as sd_cpu_right_disparity does.  A right pixel xr
  * takes the first smallest of the sums of left pixels xr + dmin + k at
  * index k; left pixel x offers index k to xr = x - dmin - k, so with the
@@ -482,7 +510,7 @@ read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
     }
   }
   for (int x = 0; x < w; x++) {
-    const size_t at = ((size_t) y * w + x) * f->padded;
+    const size_t at = ((size_t) (y - f->y0) * w + x) * f->padded;
     vu least = none;
     /* the slot of (x, k = 0): slots past width - 1 are right pixels left of
      * the image, which take nothing */
@@ -526,32 +554,17 @@ read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
         SD_DISP_INVALID : (int16_t) (dmin + r.right_index[w - 1 - xr]);
 }
 
-void
-SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
-    const uint8_t * guide, int16_t * disp, uint8_t * margin,
-    int16_t * right_disp, void *workspace, int width, int height)
+/* The sweeps over the frame's band: both (down and up side by side), or
+ * the up sweep alone on every thread. */
+static void
+run_sweeps (const Frame * f, const Workspace * ws, bool both)
 {
-  Workspace ws;
-  carve (p, width, height, (void *) (((uintptr_t) workspace + 63) & ~63),
-      &ws);
-  Frame f = {
-    .p = p,.cost = cost,.guide = guide,.width = width,.height = height,
-    .D = p->num_disparities,.padded = padded (p->num_disparities),
-    .zeros = ws.zeros,
-  };
-  f.block = f.padded + 2;
-  for (int i = 0; i < LANES; i++)
-    f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
-  for (int i = 0; i < f.block; i++)
-    ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
-  for (int i = 0; i < SD_GUIDE_STEPS; i++)
-    f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
-
-  const int threads = sd_fast_threads (p);
-  const int most = 2 * (width / MIN_COLUMNS > 1 ? width / MIN_COLUMNS : 1);
+  const int threads = sd_fast_threads (f->p);
+  const int most = (both ? 2 : 1) * (f->width / MIN_COLUMNS > 1 ?
+      f->width / MIN_COLUMNS : 1);
   for (int t = 0; t < threads; t++) {
-    atomic_init (&ws.progress[t].rows_done, 0);
-    atomic_init (&ws.progress[t].firsts_done, 0);
+    atomic_init (&ws->progress[t].rows_done, 0);
+    atomic_init (&ws->progress[t].firsts_done, 0);
   }
 #pragma omp parallel num_threads (threads < most ? threads : most)
   {
@@ -563,24 +576,99 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, const uint8_t * cost,
     /* the first half of the team (the larger) sweeps down, the rest up; a
      * team of one sweeps both ways, one after the other */
     const int down = (team + 1) / 2;
-    if (team == 1) {
-      run_sweep (&f, &ws, 0, 0, 1, ws.progress, t);
-      run_sweep (&f, &ws, 1, 0, 1, ws.progress, t);
+    if (!both) {
+      run_sweep (f, ws, 1, t, team, ws->progress, t);
+    } else if (team == 1) {
+      run_sweep (f, ws, 0, 0, 1, ws->progress, t);
+      run_sweep (f, ws, 1, 0, 1, ws->progress, t);
     } else if (t < down) {
-      run_sweep (&f, &ws, 0, t, down, ws.progress, t);
+      run_sweep (f, ws, 0, t, down, ws->progress, t);
     } else {
-      run_sweep (&f, &ws, 1, t - down, team - down, ws.progress + down, t);
+      run_sweep (f, ws, 1, t - down, team - down, ws->progress + down, t);
     }
   }
+}
 
-#pragma omp parallel for schedule(static) num_threads (threads)
-  for (int y = 0; y < height; y++) {
-    int thread = 0;
+/* Band k of the frame: its rows, and its costs from cost_rows. */
+static void
+set_band (Frame * f, int band_rows, int k, SdCostRows cost_rows,
+    void *cost_user)
+{
+  const SdBand b = sd_band_get (f->height, band_rows, k);
+  f->y0 = b.keep_y0;
+  f->rows = b.keep_height;
+  f->cost = cost_rows (cost_user, f->y0, f->rows);
+}
+
+/* Copies the up sweep's vertical path rows of frame row y, the top of
+ * band e + 1, to or from edge slot e of the kept rows. */
+static void
+keep_edge (const Frame * f, const Workspace * ws, int e, int y, bool restore)
+{
+  Path paths[MAX_SWEEP_PATHS];
+  const int n = sweep_paths (f, ws, 1, paths);
+  const size_t w = (size_t) f->width;
+  for (int r = 1; r < n; r++) {
+    const size_t slot = (size_t) e * KEPT_PATHS + (size_t) (r - 1);
+    int16_t *kept_blocks = ws->kept_blocks + slot * w * f->block;
+    int *kept_mins = ws->kept_mins + slot * w;
+    int16_t *blocks = paths[r].rows[y & 1];
+    int *mins = paths[r].mins[y & 1];
+    const size_t block_bytes = w * f->block * sizeof (int16_t);
+    if (restore) {
+      memcpy (blocks, kept_blocks, block_bytes);
+      memcpy (mins, kept_mins, w * sizeof (int));
+    } else {
+      memcpy (kept_blocks, blocks, block_bytes);
+      memcpy (kept_mins, mins, w * sizeof (int));
+    }
+  }
+}
+
+void
+SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
+    void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows)
+{
+  Workspace ws;
+  carve (p, width, height, band_rows, (void *) (((uintptr_t) workspace +
+              63) & ~63), &ws);
+  Frame f = {
+    .p = p,.guide = guide,.width = width,.height = height,
+    .D = p->num_disparities,.padded = padded (p->num_disparities),
+    .zeros = ws.zeros,
+  };
+  f.block = f.padded + 2;
+  for (int i = 0; i < LANES; i++)
+    f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
+  for (int i = 0; i < f.block; i++)
+    ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
+  for (int i = 0; i < SD_GUIDE_STEPS; i++)
+    f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
+
+  /* the up paths that enter each band from the one below: edge e is the
+   * top of band e + 1 */
+  const int bands = sd_band_count (height, band_rows);
+  for (int k = bands - 1; k > 0; k--) {
+    set_band (&f, band_rows, k, cost_rows, cost_user);
+    run_sweeps (&f, &ws, false);
+    keep_edge (&f, &ws, k - 1, f.y0, false);
+  }
+  for (int k = 0; k < bands; k++) {
+    set_band (&f, band_rows, k, cost_rows, cost_user);
+    if (k + 1 < bands)
+      keep_edge (&f, &ws, k, f.y0 + f.rows, true);
+    run_sweeps (&f, &ws, true);
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+    for (int y = f.y0; y < f.y0 + f.rows; y++) {
+      int thread = 0;
 #ifdef _OPENMP
-    thread = omp_get_thread_num ();
+      thread = omp_get_thread_num ();
 #endif
-    read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, margin,
-        right_disp);
+      read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, margin,
+          right_disp);
+    }
   }
 }
 

@@ -36,13 +36,19 @@ sd_fast_threads (const SdParams * params)
  * whole vectors of costs. */
 #define SD_FAST_COST_PADDING 32
 
+/* The cost volume of frame rows [y0, y0 + rows), in a buffer of the
+ * caller's that holds them and SD_FAST_COST_PADDING more bytes. */
+typedef const uint8_t *(*SdCostRows) (void *user, int y0, int rows);
+
 /* The CPU stages that have fast versions: the reference's or one
  * instruction set's. */
 typedef struct
 {
   const char *isa;              /* "reference", "portable", "avx2", ... */
-  /* bytes of workspace sgm needs */
-  size_t (*workspace_bytes) (const SdParams * p, int width, int height);
+  /* bytes of workspace sgm needs for a frame in bands of band_rows (0:
+   * whole) */
+  size_t (*workspace_bytes) (const SdParams * p, int width, int height,
+      int band_rows);
   /* sd_cpu_census with the window of p */
   void (*census) (const SdParams * p, const uint8_t * img,
       uint64_t * signature, int width, int height);
@@ -52,10 +58,13 @@ typedef struct
       const uint64_t * census_right, uint8_t * cost, int width, int height);
   /* costs aggregated and read out: left disparities and margins
    * (sd_cpu_wta; margin may be NULL) and, when the left-right check is on,
-   * right ones (sd_cpu_right_disparity) */
-  void (*sgm) (const SdParams * p, const uint8_t * cost,
+   * right ones (sd_cpu_right_disparity), the whole frame's whatever
+   * band_rows says; the costs come from cost_rows, band by band where the
+   * stage bands (the fast ones; the reference takes the whole frame's) */
+  void (*sgm) (const SdParams * p, SdCostRows cost_rows, void *cost_user,
       const uint8_t * guide, int16_t * disp, uint8_t * margin,
-      int16_t * right_disp, void *workspace, int width, int height);
+      int16_t * right_disp, void *workspace, int width, int height,
+      int band_rows);
   /* sd_cpu_median_disparity */
   void (*median_disparity) (const SdParams * p, const int16_t * src,
       int16_t * dst, int width, int height);
@@ -113,11 +122,13 @@ void SD_FAST (sd_fast_cost_volume) (const SdParams * params,
     const uint64_t * census_left, const uint64_t * census_right,
     uint8_t * cost, int width, int height);
 size_t SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * params,
-    int width, int height);
-/* sd_cpu_sgm, sd_cpu_wta and sd_cpu_right_disparity: the same values. */
-void SD_FAST (sd_fast_sgm) (const SdParams * params, const uint8_t * cost,
-    const uint8_t * guide, int16_t * disp, uint8_t * margin,
-    int16_t * right_disp, void *workspace, int width, int height);
+    int width, int height, int band_rows);
+/* sd_cpu_sgm, sd_cpu_wta and sd_cpu_right_disparity: the same values, in
+ * bands too. */
+void SD_FAST (sd_fast_sgm) (const SdParams * params, SdCostRows cost_rows,
+    void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows);
 void SD_FAST (sd_fast_median_disparity) (const SdParams * params,
     const int16_t * src, int16_t * dst, int width, int height);
 /* sd_cpu_guided_median: the same values. */

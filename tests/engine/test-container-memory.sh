@@ -1,6 +1,6 @@
 #!/bin/bash
 # The CPU backend inside a memory cgroup (a container's limit) smaller than
-# an hbp frame needs whole, on a machine with more memory free than that:
+# an hbp or sgm frame needs whole, on a machine with more memory free:
 # the frame is cut into bands and finishes, where the system's free memory
 # alone let it grow until the kernel killed it.  Needs a memory cgroup this
 # process may make (root, cgroup v1's memory controller or v2 with it
@@ -27,14 +27,22 @@ trap 'rmdir "$group"' EXIT
 echo $((limit_mb << 20)) > "$group/$limit_file" ||
   { echo "cannot set $group/$limit_file: skipped"; exit 77; }
 
-# about 1 GB whole (the engine's estimate, within a few percent of the
-# resident size): hbp's messages at 640x360 with 128 disparities
-out=$(bash -c 'echo $$ > "$1/cgroup.procs" && exec "$2" --synthetic 640x360 \
-  --backend cpu --algorithm hbp --num-disparities 128 --repeat 1' _ \
-  "$group" "$sd_bench" 2>&1)
-rc=$?
-echo "$out"
-[ $rc -eq 0 ] || { echo "sd-bench ended with $rc in $limit_mb MB"; exit 1; }
-grep -q "^time: .*; bands of [0-9]* rows" <<< "$out" ||
-  { echo "no bands in $limit_mb MB"; exit 1; }
-echo "banded within $limit_mb MB"
+# each about 1 GB whole (the engine's estimate, within a few percent of
+# the resident size): hbp's messages at 640x360 with 128 disparities, sgm's
+# cost volume and sums at 1280x720 with 160 (the automatic range)
+failed=0
+for run in "--synthetic 640x360 --algorithm hbp --num-disparities 128" \
+    "--synthetic 1280x720 --algorithm sgm"; do
+  out=$(bash -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ \
+    "$group" "$sd_bench" $run --backend cpu --repeat 1 2>&1)
+  rc=$?
+  echo "$out"
+  if [ $rc -ne 0 ]; then
+    echo "$run: sd-bench ended with $rc in $limit_mb MB"; failed=1
+  elif ! grep -q "^time: .*; bands of [0-9]* rows" <<< "$out"; then
+    echo "$run: no bands in $limit_mb MB"; failed=1
+  else
+    echo "$run: banded within $limit_mb MB"
+  fi
+done
+exit $failed
