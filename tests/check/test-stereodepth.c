@@ -721,37 +721,50 @@ GST_START_TEST (test_band_rows)
 
 GST_END_TEST;
 
-/* The cpu backend under max-device-memory, hbp: a frame that needs more
- * is cut into bands, the element says so once on the bus with the band
- * rows, and its output is the reference's with band-rows set to them. */
+/* The cpu backend under max-device-memory, hbp and sgm: a frame that
+ * needs more is cut into bands, the element says so once on the bus with
+ * the band rows, and its output is the reference's with band-rows set to
+ * them (hbp) or the whole frame's (sgm). */
 GST_START_TEST (test_cpu_memory_bands)
 {
+  /* whole frames of about 50 MB (hbp, 32 disparities) and 18 MB (sgm, 64)
+   * under bounds they do not fit */
+  static const struct
+  {
+    SdAlgorithm algorithm;
+    gint disparities, megabytes;
+  } runs[] = { {SD_ALGORITHM_HBP, 32, 30}, {SD_ALGORITHM_SGM, 64, 10} };
   const gint w = 128, h = 400;
   SdSynthPair tall;
-  SdCheckPair p;
-  SdParams params;
-  GstBuffer *buf;
-  gint rows;
-  guint16 *ref;
+  guint i;
 
   fail_unless (sd_synth_demo (&tall, w, h));
-  /* the whole frame needs about 50 MB at 32 disparities */
-  sd_check_pair_init_with (&p, FALSE, "algorithm", SD_ALGORITHM_HBP,
-      "num-disparities", 32, "max-device-memory", 30, NULL);
-  gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cpu");
-  buf = sd_check_run_one (&p, tall.left, tall.right, w, h);
+  for (i = 0; i < G_N_ELEMENTS (runs); i++) {
+    SdCheckPair p;
+    SdParams params;
+    GstBuffer *buf;
+    gint rows;
+    guint16 *ref;
 
-  rows = sd_check_pop_band_warning (p.bus, "the memory", h);
+    sd_check_pair_init_with (&p, FALSE, "algorithm", runs[i].algorithm,
+        "num-disparities", runs[i].disparities, "max-device-memory",
+        runs[i].megabytes, NULL);
+    gst_util_set_object_arg (G_OBJECT (p.element), "backend", "cpu");
+    buf = sd_check_run_one (&p, tall.left, tall.right, w, h);
 
-  sd_check_params (&params);
-  params.algorithm = SD_ALGORITHM_HBP;
-  params.num_disparities = 32;
-  params.band_rows = rows;
-  ref = sd_check_reference (&params, tall.left, tall.right, w, h);
-  sd_check_assert_output (buf, ref, w, h);
-  g_free (ref);
-  gst_buffer_unref (buf);
-  sd_check_pair_clear (&p);
+    rows = sd_check_pop_band_warning (p.bus, "the memory", h);
+
+    sd_check_params (&params);
+    params.algorithm = runs[i].algorithm;
+    params.num_disparities = runs[i].disparities;
+    /* hbp's bands are images of their own; sgm's give the whole frame */
+    params.band_rows = runs[i].algorithm == SD_ALGORITHM_SGM ? 0 : rows;
+    ref = sd_check_reference (&params, tall.left, tall.right, w, h);
+    sd_check_assert_output (buf, ref, w, h);
+    g_free (ref);
+    gst_buffer_unref (buf);
+    sd_check_pair_clear (&p);
+  }
   sd_synth_free (&tall);
 }
 
