@@ -447,9 +447,11 @@ align_rows (SdEngine * e, const SdPlane * left, const SdPlane * right,
   free (luma);
   SdRectification *aligned = NULL;
   if (e->row_offset.measured
-      && sd_row_offset_largest (&e->row_offset, w) >= SD_ROW_ALIGN_MIN_OFFSET
+      && sd_row_offset_largest (&e->row_offset, w, h) >=
+      SD_ROW_ALIGN_MIN_OFFSET
       && !(aligned = sd_rectification_realign_right (e->rect, w, h,
-              e->row_offset.offset, e->row_offset.slope)))
+              e->row_offset.offset, e->row_offset.slope,
+              e->row_offset.scale)))
     return sd_error_set (err, SD_ERROR_OUT_OF_MEMORY,
         "out of memory for the maps that move a %dx%d view's rows", w, h);
   if (aligned || e->aligned) {

@@ -99,8 +99,8 @@ const SdParamDesc sd_param_descs[] = {
       "left's (histogram matching) before comparing them: cameras whose "
       "exposure, gain or response differ", match_brightness),
   BOOL ("align-rows", "Measure on the first pair how far the right "
-      "image's rows sit above or below the left's and how far it is "
-      "turned, and move them back: rigs whose calibration is a little "
+      "image's rows sit above or below the left's, how far it is turned "
+      "and scaled, and move them back: rigs whose calibration is a little "
       "off", align_rows),
   ENUM ("cost", "Matching cost", cost, sd_cost_entries),
   ENUM ("census-window", "Window of the census transform", census_window,

@@ -214,13 +214,14 @@ sample_map (const int32_t * map, int width, int height, double x, double y,
 
 SdRectification *
 sd_rectification_realign_right (const SdRectification * rect, int width,
-    int height, double offset, double slope)
+    int height, double offset, double slope, double scale)
 {
   SdRectification *r = maps_new (width, height);
   if (!r)
     return NULL;
   const double cx = (width - 1) / 2.0, cy = (height - 1) / 2.0;
-  const double turn = atan (slope), c = cos (turn), s = sin (turn);
+  const double turn = atan (slope);
+  const double c = (1.0 + scale) * cos (turn), s = (1.0 + scale) * sin (turn);
   for (int y = 0; y < height; y++)
     for (int x = 0; x < width; x++) {
       const size_t i = 2 * ((size_t) y * width + x);

@@ -46,13 +46,13 @@ SdRectification *sd_rectification_new (const SdStereoCalib * calib,
     int width, int height, char *msg, size_t msg_size);
 SdRectification *sd_rectification_copy (const SdRectification * rect);
 /* rect's maps (identity maps when rect is NULL) with the right view read
- * turned and moved: at column x, offset + slope (x - (width - 1) / 2) rows
- * lower, the slope taken as a turn about the frame's centre (both
- * coordinates follow it).  What brings a right view whose rows sit that
- * far from the left's (sd-row-align.h) back into line.  Returns NULL when
- * out of memory. */
+ * turned, scaled and moved: at (x, y), offset + slope (x - (width - 1) / 2)
+ * + scale (y - (height - 1) / 2) rows lower, the slope taken as a turn
+ * and the scale as one of both coordinates, about the frame's centre.
+ * What brings a right view whose rows sit that far from the left's
+ * (sd-row-align.h) back into line.  Returns NULL when out of memory. */
 SdRectification *sd_rectification_realign_right (const SdRectification *
-    rect, int width, int height, double offset, double slope);
+    rect, int width, int height, double offset, double slope, double scale);
 void sd_rectification_free (SdRectification * rect);
 
 /* Remaps rows y0 .. y1 - 1 of one view: dst (width x height, packed) from

@@ -176,79 +176,117 @@ median (double *v, int n)
   return 0.5 * (lower + upper);
 }
 
-/* A patch's vote: its column and the offset of its row. */
+/* A patch's vote: where it is, and the offset of its row. */
 typedef struct
 {
-  double x, dy;
+  double x, y, dy;
 } Vote;
 
-/* The median offset of the votes about column cx along slope, and the
- * median distance of the votes from that line in spread. */
+/* A coordinate of a vote: x (along_y false) or y. */
 static double
-fit_offset (const Vote * v, int n, double cx, double slope, double *scratch,
-    double *spread)
+coordinate (const Vote * v, bool along_y)
+{
+  return along_y ? v->y : v->x;
+}
+
+/* The median offset of the votes about (cx, cy) along the slopes of fit,
+ * and the median distance of the votes from that plane in spread. */
+static double
+fit_offset (const Vote * v, int n, double cx, double cy,
+    const SdRowOffset * fit, double *scratch, double *spread)
 {
   for (int i = 0; i < n; i++)
-    scratch[i] = v[i].dy - slope * (v[i].x - cx);
+    scratch[i] = v[i].dy - fit->slope * (v[i].x - cx) - fit->scale *
+        (v[i].y - cy);
   const double offset = median (scratch, n);
   for (int i = 0; i < n; i++)
-    scratch[i] = fabs (v[i].dy - slope * (v[i].x - cx) - offset);
+    scratch[i] = fabs (scratch[i] - offset);
   *spread = median (scratch, n);
   return offset;
 }
 
-/* The median of the slopes between every two of the n votes that lie in
- * different columns (Theil and Sen); 0 without two columns.  scratch
- * holds n (n - 1) / 2 values. */
+/* The median slope of the offset along x (along_y false) or y, between
+ * every two votes of one row (one column) whose other coordinate lies in
+ * [from, to) (Theil and Sen; the votes lie on a grid, so within a row the
+ * offset's change down the columns does not enter, and the other way
+ * round); 0 without a pair.  scratch holds n (n - 1) / 2 values. */
 static double
-median_slope (const Vote * v, int n, double *scratch)
+median_slope (const Vote * v, int n, bool along_y, double from, double to,
+    double *scratch)
 {
   int pairs = 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
+    const double across = coordinate (&v[i], !along_y);
+    if (across < from || across >= to)
+      continue;
     for (int j = i + 1; j < n; j++)
-      if (v[j].x != v[i].x)
-        scratch[pairs++] = (v[j].dy - v[i].dy) / (v[j].x - v[i].x);
+      if (coordinate (&v[j], !along_y) == across)
+        scratch[pairs++] = (v[j].dy - v[i].dy) / (coordinate (&v[j],
+                along_y) - coordinate (&v[i], along_y));
+  }
   return pairs ? median (scratch, pairs) : 0.0;
 }
 
-/* The line through n votes (in raster order) that the most agree with:
- * their median slope, then the median offset about column cx; the median
- * distance of the votes from it in spread.  The slope is taken as 0
- * unless it is more than five of its standard errors (a robust one: the
- * spread against the columns' spread) from 0, so that the noise of the
- * votes does not turn a view that is not turned, and unless the upper and
- * lower halves of the votes each find at least half of it: a view turned
- * against the other turns all its rows alike, where a part of a scene can
- * tilt its votes on its own (on a KITTI 2012 pair the upper half found
- * -0.09 degrees and the lower +0.03).  scratch holds n (n - 1) / 2
- * values. */
-static void
-fit_line (const Vote * v, int n, double cx, double *scratch,
-    SdRowOffset * line, double *spread)
+/* The spread (standard deviation) of the votes' x or y. */
+static double
+coordinate_sd (const Vote * v, int n, bool along_y)
 {
-  double sx = 0.0, sxx = 0.0;
+  double s = 0.0, ss = 0.0;
   for (int i = 0; i < n; i++) {
-    sx += v[i].x;
-    sxx += v[i].x * v[i].x;
+    const double c = coordinate (&v[i], along_y);
+    s += c;
+    ss += c * c;
   }
-  const double columns_sd = sqrt (fmax (sxx / n - (sx / n) * (sx / n), 0.0));
-  line->slope = median_slope (v, n, scratch);
-  line->offset = fit_offset (v, n, cx, line->slope, scratch, spread);
+  return sqrt (fmax (ss / n - (s / n) * (s / n), 0.0));
+}
+
+/* Whether the slope along x (along_y false) or y of fit's, found from
+ * votes whose distances from the plane have the median spread, is a
+ * rigid one: more than five of its standard errors (a robust one: the
+ * spread against the coordinate's) from 0, so that the noise of the votes
+ * does not move a view that needs it not, and found at least half by each
+ * half of the votes across it (split at middle, the other coordinate): a
+ * view turned or scaled against the other moves all its parts alike,
+ * where a part of a scene can tilt its votes on its own (on a KITTI 2012
+ * pair the upper half found a turn of -0.09 degrees and the lower +0.03). */
+static bool
+rigid (const Vote * v, int n, bool along_y, double slope, double spread,
+    double middle, double *scratch)
+{
   /* 1.4826: the median distance of normal noise to its deviation */
-  const double slope_error = 1.4826 * *spread / (columns_sd * sqrt (n));
-  const bool turned = fabs (line->slope) > 5.0 * slope_error
-      && median_slope (v, n / 2, scratch) / line->slope >= 0.5
-      && median_slope (v + n / 2, n - n / 2, scratch) / line->slope >= 0.5;
-  if (!turned) {
-    line->slope = 0.0;
-    line->offset = fit_offset (v, n, cx, 0.0, scratch, spread);
-  }
+  const double error = 1.4826 * spread / (coordinate_sd (v, n, along_y) *
+      sqrt (n));
+  return fabs (slope) > 5.0 * error
+      && median_slope (v, n, along_y, -INFINITY, middle, scratch) / slope >=
+      0.5
+      && median_slope (v, n, along_y, middle, INFINITY, scratch) / slope >=
+      0.5;
+}
+
+/* The plane through n votes that the most agree with: the median slopes
+ * along x (a turn) and y (a scale), then the median offset about (cx,
+ * cy); the median distance of the votes from it in spread.  A slope not
+ * rigid() is taken as 0.  scratch holds n (n - 1) / 2 values. */
+static void
+fit_plane (const Vote * v, int n, double cx, double cy, double *scratch,
+    SdRowOffset * fit, double *spread)
+{
+  fit->slope = median_slope (v, n, false, -INFINITY, INFINITY, scratch);
+  fit->scale = median_slope (v, n, true, -INFINITY, INFINITY, scratch);
+  fit->offset = fit_offset (v, n, cx, cy, fit, scratch, spread);
+  const double all = *spread;
+  if (!rigid (v, n, false, fit->slope, all, cy, scratch))
+    fit->slope = 0.0;
+  if (!rigid (v, n, true, fit->scale, all, cx, scratch))
+    fit->scale = 0.0;
+  fit->offset = fit_offset (v, n, cx, cy, fit, scratch, spread);
 }
 
 double
-sd_row_offset_largest (const SdRowOffset * rows, int width)
+sd_row_offset_largest (const SdRowOffset * rows, int width, int height)
 {
-  return fabs (rows->offset) + fabs (rows->slope) * (width - 1) / 2.0;
+  return fabs (rows->offset) + fabs (rows->slope) * (width - 1) / 2.0 +
+      fabs (rows->scale) * (height - 1) / 2.0;
 }
 
 double
@@ -261,7 +299,7 @@ SdRowOffset
 sd_row_offset_measure (const uint8_t * left, const uint8_t * right,
     int width, int height, int min_disparity, int num_disparities)
 {
-  SdRowOffset out = { 0.0, 0.0, 0, false };
+  SdRowOffset out = { 0.0, 0.0, 0.0, 0, false };
   const int margin = RADIUS + SD_ROW_ALIGN_SEARCH;
   int step = (int) ceil (sqrt ((double) width * height / PATCHES));
   step = step < MIN_STEP ? MIN_STEP : step;
@@ -282,6 +320,7 @@ sd_row_offset_measure (const uint8_t * left, const uint8_t * right,
       int columns = x - RADIUS - min_disparity + 1;
       columns = columns < num_disparities ? columns : num_disparities;
       votes[n].x = x;
+      votes[n].y = y;
       if (columns >= 3 && left_patch (left, width, x, y, p)
           && patch_vote (p, right, width, &in, x, y, min_disparity, columns,
               cost, &votes[n].dy))
@@ -290,7 +329,8 @@ sd_row_offset_measure (const uint8_t * left, const uint8_t * right,
   if (n < SD_ROW_ALIGN_MIN_PATCHES)
     goto done;
   double spread;
-  fit_line (votes, n, (width - 1) / 2.0, scratch, &out, &spread);
+  fit_plane (votes, n, (width - 1) / 2.0, (height - 1) / 2.0, scratch, &out,
+      &spread);
   out.patches = n;
   out.measured = spread <= MAX_SPREAD;
 done:

@@ -11,12 +11,15 @@
  * and SD_ROW_ALIGN_SEARCH rows up and down; patches whose best column is
  * not clearly unique are dropped, and the row of the others is refined by
  * a parabola through the best and its two neighbours.  Their offsets,
- * against their columns, give a line (the median of the slopes between
- * every two patches, then the median of what is left): a constant offset
- * (a camera moved up or down) and a slope (one turned about its axis, a
- * hundredth of a degree per 0.00017 rows a column).  The engine undoes
- * both through the rectification stage (sd_rectification_realign_right,
- * sd-rectify.h). */
+ * against their columns and rows, give a plane (the medians of the slopes
+ * between every two patches of a row and of a column, then the median of
+ * what is left): a constant offset (a camera moved up or down), a slope
+ * along the rows (one turned about its axis, a hundredth of a degree per
+ * 0.00017 rows a column) and one down the columns (one whose focal length
+ * differs: a scale of the whole view, 0.5 % moving the rows 0.005 rows a
+ * row from the middle).  The engine undoes them through the
+ * rectification stage (sd_rectification_realign_right, sd-rectify.h),
+ * the scale across the columns too. */
 #ifndef SD_ROW_ALIGN_H
 #define SD_ROW_ALIGN_H
 
@@ -43,14 +46,16 @@ extern "C" {
 typedef struct
 {
   /* at column x, the right view's row y + offset + slope (x - (width - 1)
-   * / 2) holds what the left view's row y does */
-  double offset, slope;
+   * / 2) + scale (y - (height - 1) / 2) holds what the left view's row y
+   * does */
+  double offset, slope, scale;
   int patches;                  /* patches that voted */
   bool measured;                /* enough patches agreed */
 } SdRowOffset;
 
-/* The largest offset across a frame width pixels wide, in rows. */
-double sd_row_offset_largest (const SdRowOffset * rows, int width);
+/* The largest offset across a frame width x height, in rows. */
+double sd_row_offset_largest (const SdRowOffset * rows, int width,
+    int height);
 /* The turn of the slope, in degrees (positive: the right view's rows
  * descend to the right against the left's). */
 double sd_row_offset_degrees (const SdRowOffset * rows);

@@ -604,20 +604,22 @@ gst_stereo_depth_note_rows (GstStereoDepth * self)
 
   if (!rows.measured || (rows.offset == self->noted_rows.offset
           && rows.slope == self->noted_rows.slope
+          && rows.scale == self->noted_rows.scale
           && rows.patches == self->noted_rows.patches))
     return;
   self->noted_rows = rows;
   if (sd_engine_rows_moved (self->engine))
     GST_ELEMENT_INFO (self, STREAM, FORMAT,
         ("The right view's rows sit %+.2f rows from the left's in the "
-            "middle, turned %+.3f degrees: they are moved back (align-rows).",
-            rows.offset, degrees),
+            "middle, turned %+.3f degrees, scaled %+.2f %%: they are moved "
+            "back (align-rows).", rows.offset, degrees, 100.0 * rows.scale),
         ("Measured from %d patches of the first pair; calibrating the "
             "cameras again would save the remap.", rows.patches));
   else
     GST_INFO_OBJECT (self, "the right view's rows sit %+.2f rows from the "
-        "left's in the middle, turned %+.3f degrees (%d patches): left "
-        "alone, under a quarter of a row", rows.offset, degrees,
+        "left's in the middle, turned %+.3f degrees, scaled %+.2f %% (%d "
+        "patches): left alone, under a quarter of a row", rows.offset,
+        degrees, 100.0 * rows.scale,
         rows.patches);
 }
 

@@ -377,13 +377,14 @@ main (int argc, char **argv)
         rows.patches);
   else if (params.align_rows)
     printf ("align-rows: the right view's rows sit %+.2f rows from the "
-        "left's in the middle, turned %+.3f degrees (%d patches); %s\n",
-        rows.offset, sd_row_offset_degrees (&rows),
-        rows.patches,
+        "left's in the middle, turned %+.3f degrees, scaled %+.2f %% (%d "
+        "patches); %s\n", rows.offset, sd_row_offset_degrees (&rows),
+        100.0 * rows.scale, rows.patches,
         sd_engine_rows_moved (engine) ? "moved back" : "left alone");
   /* the timed pipeline below remaps as the engine does */
   SdRectification *timed_rect = sd_engine_rows_moved (engine) ?
-      sd_rectification_realign_right (rect, w, h, rows.offset, rows.slope) :
+      sd_rectification_realign_right (rect, w, h, rows.offset, rows.slope,
+      rows.scale) :
       rect;
   if (repeat > 1) {
     /* the rate of a caller that keeps two pairs in the engine, as the

@@ -3,7 +3,9 @@
  * and what the engine does with them: a synthetic scene whose right view
  * is moved by known offsets must be measured within MEASURE_TOLERANCE
  * rows, one turned by TURN_DEGREES within SLOPE_TOLERANCE of its slope
- * (one whose upper half alone turns not turned), a flat pair not at all,
+ * (one whose upper half alone turns not turned), one scaled by SCALE
+ * within SCALE_TOLERANCE (one whose left half alone is scaled not
+ * scaled), a flat pair not at all,
  * and the engine's output must be what the same pair gives through maps
  * that move the rows by what it measured. */
 #include <math.h>
@@ -21,6 +23,10 @@
  * 0.16 rows there */
 #define TURN_DEGREES 0.3
 #define SLOPE_TOLERANCE 0.001
+/* a scale whose rows reach 1.2 rows at the top and bottom; measured
+ * within 0.16 rows there */
+#define SCALE 0.015
+#define SCALE_TOLERANCE 0.002
 
 static const SdSynthLayer scene[] = {
   {0, 0, 0, 0, 4.0, 0.01, 0.0},
@@ -45,14 +51,15 @@ move_rows (const uint8_t * src, uint8_t * dst, double rows)
 }
 
 /* dst: src seen by a right camera turned by degrees about the frame's
- * centre and rows lower: dst read through the maps of
- * sd_rectification_realign_right (NULL, W, H, rows, tan (turn)) gives
- * src (bilinear, the edges repeated). */
+ * centre, scaled by 1 + scale and rows lower: dst read through the maps of
+ * sd_rectification_realign_right (NULL, W, H, rows, tan (turn), scale)
+ * gives src (bilinear, the edges repeated). */
 static void
-turn_view (const uint8_t * src, uint8_t * dst, double degrees, double rows)
+camera_view (const uint8_t * src, uint8_t * dst, double degrees,
+    double scale, double rows)
 {
   const double turn = degrees * 3.14159265358979 / 180;
-  const double c = cos (turn), s = sin (turn);
+  const double c = cos (turn) / (1 + scale), s = sin (turn) / (1 + scale);
   const double cx = (W - 1) / 2.0, cy = (H - 1) / 2.0;
   for (int y = 0; y < H; y++)
     for (int x = 0; x < W; x++) {
@@ -69,12 +76,27 @@ turn_view (const uint8_t * src, uint8_t * dst, double degrees, double rows)
     }
 }
 
+/* A right view of which one part alone moves: no camera does that, so
+ * neither a turn nor a scale is taken (what a part of a scene can do to
+ * its votes) */
+static void
+check_part_moved (const SdSynthPair * pair, const uint8_t * right,
+    const char *what)
+{
+  const SdRowOffset r = sd_row_offset_measure (pair->left, right, W, H, 0,
+      32);
+  printf ("%s: measured %+.3f rows, slope %+.5f, scale %+.4f from %d "
+      "patches\n", what, r.offset, r.slope, r.scale, r.patches);
+  SD_CHECK (r.measured && r.slope == 0.0 && r.scale == 0.0, "%s: slope "
+      "%+.5f, scale %+.4f taken", what, r.slope, r.scale);
+}
+
 static void
 check_turn (const SdSynthPair * pair)
 {
   uint8_t turned[W * H];
   for (int sign = -1; sign <= 1; sign += 2) {
-    turn_view (pair->right, turned, sign * TURN_DEGREES, 1.0);
+    camera_view (pair->right, turned, sign * TURN_DEGREES, 0.0, 1.0);
     const SdRowOffset r = sd_row_offset_measure (pair->left, turned, W, H, 0,
         32);
     const double slope = tan (sign * TURN_DEGREES * 3.14159265358979 / 180);
@@ -86,18 +108,40 @@ check_turn (const SdSynthPair * pair)
         "degrees: measured %+.3f rows, slope %+.5f", sign * TURN_DEGREES,
         r.offset, r.slope);
   }
-  /* the upper half turned and the lower not: no rigid turn, so none is
-   * taken (what a part of a scene can do to its votes) */
+  /* the upper half turned and the lower not */
   uint8_t lower[W * H];
-  turn_view (pair->right, turned, TURN_DEGREES, 1.0);
-  turn_view (pair->right, lower, 0.0, 1.0);
+  camera_view (pair->right, turned, TURN_DEGREES, 0.0, 1.0);
+  camera_view (pair->right, lower, 0.0, 0.0, 1.0);
   memcpy (turned + W * H / 2, lower + W * H / 2, W * H / 2);
-  const SdRowOffset r = sd_row_offset_measure (pair->left, turned, W, H, 0,
-      32);
-  printf ("the upper half turned: measured %+.3f rows, slope %+.5f from %d "
-      "patches\n", r.offset, r.slope, r.patches);
-  SD_CHECK (r.measured && r.slope == 0.0, "the upper half turned: slope "
-      "%+.5f taken", r.slope);
+  check_part_moved (pair, turned, "the upper half turned");
+}
+
+/* A right camera whose focal length is 1.5 % longer or shorter: its rows
+ * reach 1.2 rows off at the top and bottom */
+static void
+check_scale (const SdSynthPair * pair)
+{
+  uint8_t scaled[W * H];
+  for (int sign = -1; sign <= 1; sign += 2) {
+    camera_view (pair->right, scaled, 0.0, sign * SCALE, 0.5);
+    const SdRowOffset r = sd_row_offset_measure (pair->left, scaled, W, H, 0,
+        32);
+    printf ("scaled %+.1f %%, half a row lower: measured %+.3f rows, "
+        "scale %+.4f, slope %+.5f from %d patches\n", sign * SCALE * 100,
+        r.offset, r.scale, r.slope, r.patches);
+    SD_CHECK (r.measured && fabs (r.offset - 0.5) <= MEASURE_TOLERANCE
+        && fabs (r.scale - sign * SCALE) <= SCALE_TOLERANCE
+        && fabs (r.slope) <= SLOPE_TOLERANCE, "scaled %+.1f %%: measured "
+        "%+.3f rows, scale %+.4f, slope %+.5f", sign * SCALE * 100,
+        r.offset, r.scale, r.slope);
+  }
+  /* the left half scaled and the right not */
+  uint8_t plain[W * H];
+  camera_view (pair->right, scaled, 0.0, SCALE, 0.5);
+  camera_view (pair->right, plain, 0.0, 0.0, 0.5);
+  for (int y = 0; y < H; y++)
+    memcpy (scaled + y * W + W / 2, plain + y * W + W / 2, W / 2);
+  check_part_moved (pair, scaled, "the left half scaled");
 }
 
 static void
@@ -129,8 +173,10 @@ check_measure (const SdSynthPair * pair)
 static void
 check_maps (void)
 {
-  SdRectification *down = sd_rectification_realign_right (NULL, W, H, 2.0, 0.0);
-  SdRectification *again = sd_rectification_realign_right (down, W, H, 0.0, 0.0);
+  SdRectification *down = sd_rectification_realign_right (NULL, W, H, 2.0,
+      0.0, 0.0);
+  SdRectification *again = sd_rectification_realign_right (down, W, H, 0.0,
+      0.0, 0.0);
   SD_CHECK (down && again, "out of memory");
   if (!down || !again)
     return;
@@ -167,6 +213,24 @@ process (SdEngine * e, const uint8_t * l, const uint8_t * r, uint16_t * out)
   return ok;
 }
 
+/* The engine's output a for the pair (left, right) is what plain gives
+ * through calib's maps (NULL: none) moved by what the engine measured. */
+static void
+check_maps_given (const SdEngine * e, SdEngine * plain,
+    const SdRectification * calib, const uint8_t * left,
+    const uint8_t * right, const uint16_t * a, uint16_t * b, const char *what)
+{
+  const SdRowOffset r = sd_engine_row_offset (e);
+  SdError err;
+  SdRectification *maps = sd_rectification_realign_right (calib, W, H,
+      r.offset, r.slope, r.scale);
+  if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
+      && process (plain, left, right, b))
+    SD_CHECK (!memcmp (a, b, sizeof (uint16_t) * W * H), "%s: the engine's "
+        "output differs from the same maps given", what);
+  sd_rectification_free (maps);
+}
+
 /* An engine that aligns gives what the pair gives through maps that move
  * the rows by the offset it measured, composed with the calibration's when
  * it has some; the offset is measured again when the parameters change;
@@ -201,30 +265,33 @@ check_engine (const SdSynthPair * pair)
     SD_CHECK (r.measured && fabs (r.offset - 2.5) <= MEASURE_TOLERANCE
         && sd_engine_rows_moved (e), "measured %+.3f, %s", r.offset,
         sd_engine_rows_moved (e) ? "moved" : "not moved");
-    SdRectification *maps = sd_rectification_realign_right (NULL, W, H,
-        r.offset, r.slope);
-    if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
-        && process (plain, pair->left, moved, b))
-      SD_CHECK (!memcmp (a, b, sizeof (a)), "the engine's rows moved by "
-          "%+.3f differ from the same maps given", r.offset);
-    sd_rectification_free (maps);
+    check_maps_given (e, plain, NULL, pair->left, moved, a, b, "moved");
   }
+
+  /* a right camera of a longer focal length: scaled back, both ways */
+  SD_CHECK (sd_engine_set_params (e, &p, &err) == SD_OK, "%s", err.message);
+  static uint8_t scaled[W * H];
+  camera_view (pair->right, scaled, 0.0, SCALE, 0.0);
+  if (process (e, pair->left, scaled, a)) {
+    const SdRowOffset r = sd_engine_row_offset (e);
+    SD_CHECK (r.measured && fabs (r.scale - SCALE) <= SCALE_TOLERANCE
+        && sd_engine_rows_moved (e), "scaled: measured %+.4f, %s", r.scale,
+        sd_engine_rows_moved (e) ? "moved" : "not moved");
+    check_maps_given (e, plain, NULL, pair->left, scaled, a, b, "scaled");
+  }
+  SD_CHECK (sd_engine_set_params (e, &p, &err) == SD_OK, "%s", err.message);
 
   /* a calibration whose maps read the right view a row lower: 1.5 rows
    * are left to measure, and the maps compose */
   SdRectification *calib = sd_rectification_realign_right (NULL, W, H, 1.0,
-      0.0);
+      0.0, 0.0);
   if (sd_engine_set_rectification (e, calib, &err) == SD_OK
       && process (e, pair->left, moved, a)) {
     const SdRowOffset r = sd_engine_row_offset (e);
     SD_CHECK (r.measured && fabs (r.offset - 1.5) <= MEASURE_TOLERANCE,
         "after a calibration of 1 row: measured %+.3f", r.offset);
-    SdRectification *maps = sd_rectification_realign_right (calib, W, H,
-        r.offset, r.slope);
-    if (sd_engine_set_rectification (plain, maps, &err) == SD_OK
-        && process (plain, pair->left, moved, b))
-      SD_CHECK (!memcmp (a, b, sizeof (a)), "the composed maps differ");
-    sd_rectification_free (maps);
+    check_maps_given (e, plain, calib, pair->left, moved, a, b,
+        "composed with a calibration");
   }
   sd_rectification_free (calib);
   sd_engine_set_rectification (e, NULL, &err);
@@ -259,6 +326,7 @@ main (void)
   }
   check_measure (&pair);
   check_turn (&pair);
+  check_scale (&pair);
   check_maps ();
   check_engine (&pair);
   sd_synth_free (&pair);
