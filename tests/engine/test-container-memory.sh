@@ -26,6 +26,8 @@ mkdir "$group" 2>/dev/null ||
 trap 'rmdir "$group"' EXIT
 echo $((limit_mb << 20)) > "$group/$limit_file" ||
   { echo "cannot set $group/$limit_file: skipped"; exit 77; }
+bash -c 'echo $$ > "$1/cgroup.procs"' _ "$group" 2>/dev/null ||
+  { echo "cannot move a process into $group: skipped"; exit 77; }
 
 # each about 1 GB whole (the engine's estimate, within a few percent of
 # the resident size): hbp's messages at 640x360 with 128 disparities, sgm's
