@@ -133,7 +133,8 @@ typedef struct
 
 /* The n paths' costs at one pixel (cost c) from their inputs into out[i]
  * (block + 1), their smallest ones into out_min[i], and their sum into
- * partial (padded values).  n is a constant where this is inlined. */
+ * partial (padded values), past the caches: the read-out reads it only
+ * once the whole sweep is done.  n is a constant where this is inlined. */
 static inline __attribute__((always_inline)) void
 pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
     int16_t * const *out, int *out_min, uint16_t * partial)
@@ -160,7 +161,7 @@ pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
       least[i] = vmin (least[i], o);
       acc += (vu) o;
     }
-    memcpy (partial + k, &acc, sizeof (acc));
+    store_streamed (partial + k, acc);
   }
   for (int i = 0; i < n; i++)
     out_min[i] = hmin ((vu) least[i]);
@@ -472,6 +473,8 @@ run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
     sweep (f, 4, paths, ws->partial[s], j0, j1, before, self, after);
   else
     sweep (f, 2, paths, ws->partial[s], j0, j1, before, self, after);
+  /* the read-out, on other threads, reads the partial sums next */
+  streamed_stores_done ();
 }
 
 static ReadOutRows

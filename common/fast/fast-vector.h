@@ -148,4 +148,32 @@ vmax32 (vi a, vi b)
 #endif
 }
 
+/* A store to memory that bypasses the caches, for volumes far larger than
+ * them that are read back only by a later pass: a plain store first reads
+ * the line it writes (write-allocate), which doubles their traffic.  p is
+ * aligned to the vector's width.  Such stores are ordered with the others
+ * only by streamed_stores_done (), which the writing thread calls before
+ * another thread may read them. */
+static inline void
+store_streamed (uint16_t * p, vu v)
+{
+#if defined(__AVX512BW__)
+  _mm512_stream_si512 ((void *) p, (__m512i) v);
+#elif defined(__AVX2__)
+  _mm256_stream_si256 ((__m256i *) p, (__m256i) v);
+#elif defined(__SSE2__)
+  _mm_stream_si128 ((__m128i *) p, (__m128i) v);
+#else
+  memcpy (p, &v, sizeof (v));
+#endif
+}
+
+static inline void
+streamed_stores_done (void)
+{
+#if defined(__SSE2__)
+  _mm_sfence ();
+#endif
+}
+
 #endif
