@@ -13,7 +13,7 @@
 #include "sd-test.h"
 
 static const int sizes[][2] = { {1, 1}, {2, 3}, {3, 3}, {9, 7}, {17, 9},
-{40, 7}, {97, 61}, {33, 1}, {1, 33}, {130, 12}
+{40, 7}, {97, 61}, {33, 1}, {1, 33}, {130, 12}, {300, 5}
 };
 
 #define N_SIZES (sizeof (sizes) / sizeof (sizes[0]))
@@ -33,11 +33,14 @@ test_cost_volume (const SdCpuStages * st)
       left[i] = (uint8_t) (rand () % 7 * 40);
       right[i] = (uint8_t) (rand () % 7 * 40);
     }
-    for (int c = 0; c < 7; c++) {
+    /* the last two: the widest range, and one that starts past the
+     * narrower frames (the census words are gathered by chunks of pixels
+     * and their D candidates) */
+    for (int c = 0; c < 9; c++) {
       SdParams p;
       sd_params_init (&p);
-      p.num_disparities = 16 + c;
-      p.min_disparity = c % 4;
+      p.num_disparities = c < 7 ? 16 + c : c == 7 ? SD_MAX_DISPARITIES : 250;
+      p.min_disparity = c < 7 ? c % 4 : c == 7 ? 0 : 200;
       p.cost = c == 3 ? SD_COST_AD : c < 3 ? SD_COST_CENSUS :
           SD_COST_CENSUS_AD;
       p.census_window = windows[c % 3];
