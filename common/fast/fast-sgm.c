@@ -7,14 +7,18 @@
  * carries the other four.  A sweep keeps the previous row's path costs of
  * its directions (a few MB, in cache) and adds its directions' costs for a
  * pixel before they leave the registers, so each sweep reads the cost volume
- * once and writes one partial sum.  The two sweeps do not depend on each
- * other and run side by side, each on its share of the threads, which cut
- * its rows into column ranges run as a wavefront (see sweep()).  The read-out
- * then adds the two partial sums a row at a time (uint16 addition wraps as
- * the reference's does, in any order) and runs the reference's winner takes
- * all and right-view disparity on that row.  With one path a direction, the
- * per-direction design before this one moved the whole sum volume through
- * memory eight times (docs/performance.md).
+ * once.  The two sweeps run side by side, each on its share of the threads,
+ * which cut its rows into column ranges run as a wavefront (see sweep()).
+ * The sweep that reaches a row first, the down sweep above the band's
+ * middle row and the up sweep from it on, stores its partial sum there; the
+ * other, once that row is done, adds its own to it (uint16 addition wraps
+ * as the reference's does, in any order) and reads the row out at once:
+ * the reference's winner takes all, and each right pixel's smallest sum so
+ * far for the right-view disparity.  So the sums go through memory once,
+ * 2 bytes a pixel and disparity written and read back; with one path a
+ * direction, the per-direction design before this one moved the whole sum
+ * volume through memory eight times, and a read-out after both sweeps
+ * three (docs/performance.md).
  *
  * In bands (sd-band.h: a frame whose volumes do not fit the memory) the
  * output stays the whole frame's.  The cost volume and the partial sums
@@ -42,6 +46,9 @@
 #include "fast-vector.h"
 
 #define SENTINEL 0x4000
+/* How many pixels ahead the second sweep asks for the stored sums: it
+ * would otherwise wait for each pixel's from memory */
+#define SUMS_AHEAD 4
 
 static inline vs
 load_cost (const uint8_t * c)
@@ -106,17 +113,35 @@ typedef struct
 /* The paths of one sweep: paths[0] is the horizontal one. */
 #define MAX_SWEEP_PATHS 4
 
+/* The right view's candidates of one row: each right pixel's smallest sum
+ * so far and its disparity index, stored from the right end of the row
+ * backwards (see pixels). */
+typedef struct
+{
+  uint16_t *least, *index;
+} RightRow;
+
 /* What a sweep needs to know of the frame and of the band it runs over. */
 typedef struct
 {
   const SdParams *p;
   const uint8_t *cost;          /* the band's */
+  uint16_t *sum;                /* the band's: the first sweep's partial sums */
+  bool reads_out;               /* false for the up sweep alone */
+  int mid;                      /* the band's frame rows above it are the
+                                 * down sweep's first, the others the up
+                                 * sweep's */
+  bool right;                   /* the right view is asked for */
+  RightRow right_rows;          /* the band's rows' (width + padded slots a row) */
+  int16_t *disp;                /* the frame's */
+  uint8_t *margin;              /* the frame's, or NULL */
   const uint8_t *guide;         /* the frame's */
   int width, height, D;
   int y0, rows;                 /* the band's frame rows */
   int padded;                   /* D rounded up to LANES */
   int block;                    /* padded + 2: a pixel's path costs */
   vs tail;                      /* lanes of the last vector that are disparities */
+  vu lane;                      /* 0 .. LANES - 1 */
   const int16_t *zeros;         /* a block of zeros: a path's start */
   int p2_of_step[SD_GUIDE_STEPS];        /* the P2 of each step between two
                                          * 8-bit guide values: a lookup,
@@ -131,13 +156,75 @@ typedef struct
   int prev_min, p2;
 } StepIn;
 
+/* What a row is to a sweep: the first to reach it (its partial sum is
+ * stored), the second (added to the stored one and read out), or neither
+ * (the up sweep alone, for the band edges' path rows). */
+typedef enum
+{
+  ROW_FIRST,
+  ROW_SECOND,
+  ROW_ALONE,
+} RowRole;
+
+/* Where sum is below least, lane by lane (or equal, with or_equal), least
+ * takes it and index takes at: so that each lane keeps the smallest index
+ * of its smallest sums whether the indices come rising (strict) or
+ * falling (or_equal). */
+static inline void
+keep_smaller (vu * least, vu * index, vu sum, vu at, bool or_equal)
+{
+  const vu less = or_equal ? (vu) (sum <= *least) : (vu) (sum < *least);
+  *least = (sum & less) | (*least & ~less);
+  *index = (at & less) | (*index & ~less);
+}
+
+/* A thread's read-out of the second sweep's pixels: a pixel's summed
+ * costs (padded), and the right view's candidates of its columns (see
+ * pixels). */
+typedef struct
+{
+  uint16_t *sums;
+  RightRow right;
+} ReadOutRows;
+
+/* The second sweep's sums of one pixel as they come, vector by vector:
+ * into the thread's sums, their smallest one into least, and, where right
+ * is set, each into the candidates of the right pixels it offers to. */
+typedef struct
+{
+  uint16_t *sums;
+  vu least;
+  RightRow right;               /* at the pixel's slot of k = 0, or NULL */
+  bool backwards;               /* the pixels come right to left */
+} PixelSums;
+
+static inline void
+add_sums (const Frame * f, PixelSums * ps, int k, vu sum)
+{
+  const vu none = (vu) { } + (uint16_t) 0xFFFF, tail = (vu) f->tail;
+  if (k + LANES >= f->padded)
+    sum = (sum & tail) | (none & ~tail);
+  memcpy (ps->sums + k, &sum, sizeof (sum));
+  ps->least = vminu (ps->least, sum);
+  if (ps->right.least) {
+    vu old, index;
+    memcpy (&old, ps->right.least + k, sizeof (old));
+    memcpy (&index, ps->right.index + k, sizeof (index));
+    keep_smaller (&old, &index, sum, f->lane + (uint16_t) k, ps->backwards);
+    memcpy (ps->right.least + k, &old, sizeof (old));
+    memcpy (ps->right.index + k, &index, sizeof (index));
+  }
+}
+
 /* The n paths' costs at one pixel (cost c) from their inputs into out[i]
- * (block + 1), their smallest ones into out_min[i], and their sum into
- * partial (padded values), past the caches: the read-out reads it only
- * once the whole sweep is done.  n is a constant where this is inlined. */
+ * (block + 1), their smallest ones into out_min[i], and their sum, as the
+ * row's role says: into partial (padded values; past the caches, as the
+ * other sweep reads it rows later), or added to partial into ps.  n is a
+ * constant where this is inlined, role the same for a whole row. */
 static inline __attribute__((always_inline)) void
-pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
-    int16_t * const *out, int *out_min, uint16_t * partial)
+pixel_step (const Frame * f, int n, RowRole role, const uint8_t * c,
+    const StepIn * in, int16_t * const *out, int *out_min, uint16_t * partial,
+    PixelSums * ps)
 {
   const vs p1 = splat (f->p->p1), sentinel = splat (SENTINEL);
   vs least[MAX_SWEEP_PATHS], jump[MAX_SWEEP_PATHS], base[MAX_SWEEP_PATHS];
@@ -161,7 +248,13 @@ pixel_step (const Frame * f, int n, const uint8_t * c, const StepIn * in,
       least[i] = vmin (least[i], o);
       acc += (vu) o;
     }
-    store_streamed (partial + k, acc);
+    if (role == ROW_FIRST) {
+      store_streamed (partial + k, acc);
+    } else if (role == ROW_SECOND) {
+      vu first;
+      memcpy (&first, partial + k, sizeof (first));
+      add_sums (f, ps, k, acc + first);
+    }
   }
   for (int i = 0; i < n; i++)
     out_min[i] = hmin ((vu) least[i]);
@@ -208,16 +301,42 @@ wait_for (atomic_int * counter, int value)
   }
 }
 
+/* The left disparity of pixel x of frame row y from its summed costs, as
+ * sd_cpu_wta gives it. */
+static void
+read_out_pixel (const Frame * f, const PixelSums * ps, int y, int x)
+{
+  const size_t pix = (size_t) y * f->width + x;
+  uint8_t *m = f->margin ? f->margin + pix : NULL;
+  if (x < f->p->min_disparity) {
+    /* no disparity of the range points inside the right image */
+    f->disp[pix] = SD_DISP_INVALID;
+    if (m)
+      *m = 0;
+    return;
+  }
+  const uint16_t smallest = (uint16_t) hmin (ps->least);
+  int best = 0;
+  while (ps->sums[best] != smallest)
+    best++;
+  f->disp[pix] = sd_cpu_wta_value (f->p, ps->sums, best, m);
+}
+
 /* Pixels [ja, jb) of row i of a sweep's band (j and i count columns and
- * rows in the sweep's order), every path of paths[0 .. n) advanced at each pixel;
- * the pixel's partial sum goes to partial (padded values a pixel).  The
- * horizontal path comes from the thread's own blocks (from_own) or from the
- * row (the column before is another thread's, or none), and goes to its own
- * blocks (to_own) or to the row (for the thread after); n, from_own and
- * to_own are constants where this is inlined. */
+ * rows in the sweep's order), every path of paths[0 .. n) advanced at each
+ * pixel; the pixel's partial sum goes to the band's sums or is read out
+ * with them (r, the thread's), as the row's role says.  The right view's
+ * candidates: right pixel xr takes the first smallest of the sums of left
+ * pixels xr + dmin + k at index k, so left pixel x offers index k to xr =
+ * x - dmin - k, and with the right pixels stored backwards (slot width - 1
+ * - xr) its D offers land on consecutive slots, compared and kept as
+ * vectors.  The horizontal path comes from the thread's own blocks
+ * (from_own) or from the row (the column before is another thread's, or
+ * none), and goes to its own blocks (to_own) or to the row (for the thread
+ * after); n, from_own and to_own are constants where this is inlined. */
 static inline __attribute__((always_inline)) void
-pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
-    int i, int ja, int jb, bool from_own, bool to_own)
+pixels (const Frame * f, int n, const Path * paths, RowRole role,
+    const ReadOutRows * ro, int i, int ja, int jb, bool from_own, bool to_own)
 {
   /* the row's pointers, in locals that no store in the loop can change:
    * read from paths at each pixel, they cost a frame on two threads about
@@ -268,10 +387,29 @@ pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
       out[r] = (r == 0 && to_own ? own[j & 1] :
           row[r].cur + (size_t) x * f->block) + 1;
     }
-    pixel_step (f, n, f->cost + in_band * f->D, in, out, out_min,
-        partial + in_band * f->padded);
+    PixelSums ps = { NULL };
+    if (role == ROW_SECOND && j + SUMS_AHEAD < jb) {
+      const char *ahead = (const char *) (f->sum + (in_band + (dx > 0 ?
+                  SUMS_AHEAD : -SUMS_AHEAD)) * f->padded);
+      for (size_t b = 0; b < f->padded * sizeof (uint16_t); b += 64)
+        __builtin_prefetch (ahead + b);
+    }
+    if (role == ROW_SECOND) {
+      ps.sums = ro->sums;
+      ps.least = (vu) { } + (uint16_t) 0xFFFF;
+      ps.backwards = dx < 0;
+      if (f->right && x >= f->p->min_disparity) {
+        const size_t slot = (size_t) (w - 1 - x + f->p->min_disparity);
+        ps.right = (RightRow) {
+        ro->right.least + slot, ro->right.index + slot};
+      }
+    }
+    pixel_step (f, n, role, f->cost + in_band * f->D, in, out, out_min,
+        f->sum + in_band * f->padded, &ps);
     for (int r = 0; r < n; r++)
       row[r].cur_min[x] = out_min[r];
+    if (role == ROW_SECOND)
+      read_out_pixel (f, &ps, y, x);
   }
 }
 
@@ -285,28 +423,104 @@ pixels (const Frame * f, int n, const Path * paths, uint16_t * partial,
  * overwriting, two rows on, a slot its neighbour has yet to read.  So each
  * thread runs a row behind the one before it, all of them busy but in the
  * first rows. */
-static inline __attribute__((always_inline)) void
-sweep (const Frame * f, int n, const Path * paths, uint16_t * partial,
-    int j0, int j1, Progress * before, Progress * self, Progress * after)
+/* What frame row y is to the down sweep (down) or the up sweep. */
+static RowRole
+row_role (const Frame * f, bool down, int y)
 {
+  if (!f->reads_out)
+    return ROW_ALONE;
+  return (y < f->mid) == down ? ROW_FIRST : ROW_SECOND;
+}
+
+/* The slots of the right view's candidates that columns [j0, j1) of a
+ * sweep offer to (see pixels): [*lo, *hi), empty where none. */
+static void
+offered_slots (const Frame * f, bool down, int j0, int j1, int *lo, int *hi)
+{
+  const int w = f->width, dmin = f->p->min_disparity;
+  const int xb = down ? j1 - 1 : w - 1 - j0;
+  int xa = down ? j0 : w - j1;
+  if (xa < dmin)
+    xa = dmin;
+  *lo = xa > xb ? 0 : w - 1 - xb + dmin;
+  *hi = xa > xb ? 0 : w - 1 - xa + dmin + f->padded;
+}
+
+/* A thread's right candidates of frame row y, slots [lo, hi), into the
+ * row's: the smaller sum, of equal sums the smaller index. */
+static void
+merge_right (const Frame * f, const ReadOutRows * ro, int y, int lo, int hi)
+{
+  const size_t at = (size_t) (y - f->y0) * (f->width + f->padded);
+  uint16_t *least = f->right_rows.least + at;
+  uint16_t *index = f->right_rows.index + at;
+  for (int i = lo; i < hi; i++) {
+    const uint16_t l = ro->right.least[i], k = ro->right.index[i];
+    if (l < least[i] || (l == least[i] && k < index[i])) {
+      least[i] = l;
+      index[i] = k;
+    }
+  }
+}
+
+/* Columns [j0, j1) of every row of a sweep.
+ *
+ * The threads of a sweep run as a wavefront.  A row's first pixel continues
+ * the horizontal path and one diagonal from the column before, the last
+ * column of the thread before, which must have finished the row; its last
+ * pixel continues the other diagonal from the previous row's column after,
+ * the first of the thread after.  That wait also keeps a thread from
+ * overwriting, two rows on, a slot its neighbour has yet to read.  So each
+ * thread runs a row behind the one before it, all of them busy but in the
+ * first rows.  The threads therefore also merge their right candidates of
+ * a row one after the other.
+ *
+ * A row the sweep reaches second waits for the other sweep's last thread
+ * (other, when the two run side by side) to have done it: by then every
+ * thread of that sweep has.  Neither sweep waits for the other before its
+ * own first half, so neither waits for ever. */
+static inline __attribute__((always_inline)) void
+sweep (const Frame * f, int n, const Path * paths, const ReadOutRows * ro,
+    int j0, int j1, Progress * before, Progress * self, Progress * after,
+    Progress * other)
+{
+  const bool down = paths[1].dy > 0;
+  int lo, hi;
+  offered_slots (f, down, j0, j1, &lo, &hi);
   for (int i = 0; i < f->rows; i++) {
+    const int y = down ? f->y0 + i : f->y0 + f->rows - 1 - i;
+    const RowRole role = row_role (f, down, y);
+    if (role == ROW_SECOND) {
+      if (other)
+        wait_for (&other->rows_done, down ? f->rows - (y - f->y0) :
+            y - f->y0 + 1);
+      for (int k = lo; f->right && k < hi; k++) {
+        ro->right.least[k] = 0xFFFF;
+        ro->right.index[k] = 0;
+      }
+    }
     if (before)
       wait_for (&before->rows_done, i + 1);
     if (j1 - j0 == 1) {
       if (after)
         wait_for (&after->firsts_done, i);
-      pixels (f, n, paths, partial, i, j0, j1, false, false);
+      pixels (f, n, paths, role, ro, i, j0, j1, false, false);
       atomic_store_explicit (&self->firsts_done, i + 1,
           memory_order_release);
     } else {
-      pixels (f, n, paths, partial, i, j0, j0 + 1, false, true);
+      pixels (f, n, paths, role, ro, i, j0, j0 + 1, false, true);
       atomic_store_explicit (&self->firsts_done, i + 1,
           memory_order_release);
-      pixels (f, n, paths, partial, i, j0 + 1, j1 - 1, true, true);
+      pixels (f, n, paths, role, ro, i, j0 + 1, j1 - 1, true, true);
       if (after)
         wait_for (&after->firsts_done, i);
-      pixels (f, n, paths, partial, i, j1 - 1, j1, true, false);
+      pixels (f, n, paths, role, ro, i, j1 - 1, j1, true, false);
     }
+    if (role == ROW_SECOND && f->right)
+      merge_right (f, ro, y, lo, hi);
+    if (role == ROW_FIRST)
+      /* the other sweep reads the row's sums once the row is done */
+      streamed_stores_done ();
     atomic_store_explicit (&self->rows_done, i + 1, memory_order_release);
   }
 }
@@ -317,29 +531,36 @@ padded (int D)
   return (D + LANES - 1) / LANES * LANES;
 }
 
-/* A thread's read-out buffers: a pixel's sums (padded), and per right
- * pixel the smallest sum so far and its disparity index, both stored from
- * the right end of the row backwards (see read_out). */
-typedef struct
+/* The rows of the partial sums: a band's, or the frame's. */
+static int
+sgm_rows (int height, int band_rows)
 {
-  uint16_t *sums, *right_least, *right_index;
-} ReadOutRows;
+  return sd_band_count (height, band_rows) > 1 ? band_rows : height;
+}
 
+/* The values of a RightRow. */
+static size_t
+right_row_values (const SdParams * p, int width)
+{
+  return 2 * ((size_t) width + padded (p->num_disparities));
+}
+
+/* The values of a thread's ReadOutRows. */
 static size_t
 read_out_row_values (const SdParams * p, int width)
 {
-  return padded (p->num_disparities) + 2 * ((size_t) width +
-      padded (p->num_disparities));
+  return padded (p->num_disparities) + right_row_values (p, width);
 }
 
-/* The workspace: the two sweeps' partial sums (a band's rows), each
- * sweep's path rows, the up sweep's path rows kept at the band edges, a
- * block of zeros, a summed row per thread for the read-out and a progress
- * per thread for the sweeps.  Carves it from base, or only counts its bytes
- * when base is NULL. */
+/* The workspace: the first sweep's partial sums (a band's rows), the right
+ * candidates of the band's rows, each sweep's path rows, the up sweep's
+ * path rows kept at the band edges, a block of zeros, a summed row per
+ * thread for the read-out and a progress per thread for the sweeps.
+ * Carves it from base, or only counts its bytes when base is NULL. */
 typedef struct
 {
-  uint16_t *partial[2];
+  uint16_t *sum;
+  uint16_t *right_rows;         /* RightRow per band row */
   int16_t *blocks[2];           /* per sweep: 2 rows a path */
   int *mins[2];                 /* per sweep: 2 rows a path */
   int16_t *kept_blocks;         /* per band edge: a row a vertical up path */
@@ -370,11 +591,11 @@ carve (const SdParams * p, int width, int height, int band_rows, void *base,
   const size_t mins = 2 * MAX_SWEEP_PATHS * (size_t) width;
   const size_t threads = (size_t) sd_fast_threads (p);
   const int bands = sd_band_count (height, band_rows);
-  const size_t rows = bands > 1 ? (size_t) band_rows : (size_t) height;
+  const size_t rows = (size_t) sgm_rows (height, band_rows);
   const size_t kept = (size_t) (bands - 1) * KEPT_PATHS * width;
   const size_t sizes[] = {
     (size_t) width * rows * (block - 2) * sizeof (uint16_t),
-    (size_t) width * rows * (block - 2) * sizeof (uint16_t),
+    rows * right_row_values (p, width) * sizeof (uint16_t),
     blocks * block * sizeof (int16_t), blocks * block * sizeof (int16_t),
     mins * sizeof (int), mins * sizeof (int),
     kept * block * sizeof (int16_t), kept * sizeof (int),
@@ -384,7 +605,7 @@ carve (const SdParams * p, int width, int height, int band_rows, void *base,
     threads * own_values (block) * sizeof (int16_t),
   };
   void **parts[] = {
-    (void **) &ws->partial[0], (void **) &ws->partial[1],
+    (void **) &ws->sum, (void **) &ws->right_rows,
     (void **) &ws->blocks[0], (void **) &ws->blocks[1],
     (void **) &ws->mins[0], (void **) &ws->mins[1],
     (void **) &ws->kept_blocks, (void **) &ws->kept_mins,
@@ -440,11 +661,23 @@ edge_sentinels (int16_t * block, int values)
   block[0] = block[values - 1] = SENTINEL;
 }
 
+static ReadOutRows
+read_out_rows (const Frame * f, const Workspace * ws, int thread)
+{
+  uint16_t *base = ws->rows + (size_t) thread * read_out_row_values (f->p,
+      f->width);
+  const size_t right = (size_t) f->width + f->padded;
+  return (ReadOutRows) {
+  base, {
+  base + f->padded, base + f->padded + right}};
+}
+
 /* Thread k of the count that run sweep s, thread t of the team; progress
- * holds the count's. */
+ * holds the count's, other the other sweep's last thread's where the two
+ * run side by side. */
 static void
 run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
-    Progress * progress, int t)
+    Progress * progress, int t, Progress * other)
 {
   Path paths[MAX_SWEEP_PATHS];
   const int n = sweep_paths (f, ws, s, paths), w = f->width;
@@ -469,96 +702,15 @@ run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
   Progress *self = &progress[k];
   Progress *before = k > 0 ? &progress[k - 1] : NULL;
   Progress *after = k + 1 < count ? &progress[k + 1] : NULL;
+  const ReadOutRows ro = read_out_rows (f, ws, t);
   if (n == 4)
-    sweep (f, 4, paths, ws->partial[s], j0, j1, before, self, after);
+    sweep (f, 4, paths, &ro, j0, j1, before, self, after, other);
   else
-    sweep (f, 2, paths, ws->partial[s], j0, j1, before, self, after);
-  /* the read-out, on other threads, reads the partial sums next */
-  streamed_stores_done ();
+    sweep (f, 2, paths, &ro, j0, j1, before, self, after, other);
 }
 
-static ReadOutRows
-read_out_rows (const Frame * f, const Workspace * ws, int thread)
-{
-  uint16_t *base = ws->rows + (size_t) thread * read_out_row_values (f->p,
-      f->width);
-  const size_t right = (size_t) f->width + f->padded;
-  return (ReadOutRows) {
-  base, base + f->padded, base + f->padded + right};
-}
-
-/* Row y (of the frame, in the band) from the two partial sums: the left disparities as sd_cpu_wta gives
- * them and the right ones as sd_cpu_right_disparity does.  A right pixel xr
- * takes the first smallest of the sums of left pixels xr + dmin + k at
- * index k; left pixel x offers index k to xr = x - dmin - k, so with the
- * right pixels stored backwards (slot width - 1 - xr) its D offers land on
- * consecutive slots, compared and kept as vectors.  Left pixels come in
- * order, so each right pixel sees its k rising and the strict compare keeps
- * the first smallest. */
-static void
-read_out (const Frame * f, const Workspace * ws, ReadOutRows r, int y,
-    int16_t * disp, uint8_t * margin, int16_t * right_disp)
-{
-  const SdParams *p = f->p;
-  const int w = f->width, dmin = p->min_disparity;
-  const bool right = sd_params_lr_check (p) != SD_LR_CHECK_OFF;
-  const vu none = (vu) { } + (uint16_t) 0xFFFF, tail = (vu) f->tail;
-  vu lane = { };
-  for (int i = 0; i < LANES; i++)
-    lane[i] = (uint16_t) i;
-  if (right) {
-    for (int i = 0; i < w + f->padded; i++) {
-      r.right_least[i] = 0xFFFF;
-      r.right_index[i] = 0;
-    }
-  }
-  for (int x = 0; x < w; x++) {
-    const size_t at = ((size_t) (y - f->y0) * w + x) * f->padded;
-    vu least = none;
-    /* the slot of (x, k = 0): slots past width - 1 are right pixels left of
-     * the image, which take nothing */
-    const size_t slot = (size_t) (w - 1 - x + dmin);
-    for (int k = 0; k < f->padded; k += LANES) {
-      vu a, b;
-      memcpy (&a, ws->partial[0] + at + k, sizeof (a));
-      memcpy (&b, ws->partial[1] + at + k, sizeof (b));
-      vu sum = a + b;
-      if (k + LANES >= f->padded)
-        sum = (sum & tail) | (none & ~tail);
-      memcpy (r.sums + k, &sum, sizeof (sum));
-      least = vminu (least, sum);
-      if (right && x >= dmin) {
-        vu old, index;
-        memcpy (&old, r.right_least + slot + k, sizeof (old));
-        memcpy (&index, r.right_index + slot + k, sizeof (index));
-        const vu less = (vu) (sum < old);
-        old = (sum & less) | (old & ~less);
-        index = ((lane + (uint16_t) k) & less) | (index & ~less);
-        memcpy (r.right_least + slot + k, &old, sizeof (old));
-        memcpy (r.right_index + slot + k, &index, sizeof (index));
-      }
-    }
-    uint8_t *m = margin ? margin + (size_t) y * w + x : NULL;
-    if (x < dmin) {
-      /* no disparity of the range points inside the right image */
-      disp[(size_t) y * w + x] = SD_DISP_INVALID;
-      if (m)
-        *m = 0;
-      continue;
-    }
-    const uint16_t smallest = (uint16_t) hmin (least);
-    int best = 0;
-    while (r.sums[best] != smallest)
-      best++;
-    disp[(size_t) y * w + x] = sd_cpu_wta_value (p, r.sums, best, m);
-  }
-  for (int xr = 0; right && xr < w; xr++)
-    right_disp[(size_t) y * w + xr] = sd_right_candidates (p, w, xr) == 0 ?
-        SD_DISP_INVALID : (int16_t) (dmin + r.right_index[w - 1 - xr]);
-}
-
-/* The sweeps over the frame's band: both (down and up side by side), or
- * the up sweep alone on every thread. */
+/* The sweeps over the frame's band: both (down and up side by side,
+ * reading the band out), or the up sweep alone on every thread. */
 static void
 run_sweeps (const Frame * f, const Workspace * ws, bool both)
 {
@@ -576,19 +728,41 @@ run_sweeps (const Frame * f, const Workspace * ws, bool both)
     t = omp_get_thread_num ();
     team = omp_get_num_threads ();
 #endif
-    /* the first half of the team (the larger) sweeps down, the rest up; a
-     * team of one sweeps both ways, one after the other */
+    /* the first half of the team (the larger) sweeps down, the rest up,
+     * each the first to reach its half of the band's rows; a team of one
+     * sweeps both ways, one after the other, down first everywhere */
     const int down = (team + 1) / 2;
+    Frame band = *f;
+    band.reads_out = both;
+    band.mid = team == 1 ? f->y0 + f->rows : f->y0 + f->rows / 2;
     if (!both) {
-      run_sweep (f, ws, 1, t, team, ws->progress, t);
+      run_sweep (&band, ws, 1, t, team, ws->progress, t, NULL);
     } else if (team == 1) {
-      run_sweep (f, ws, 0, 0, 1, ws->progress, t);
-      run_sweep (f, ws, 1, 0, 1, ws->progress, t);
+      run_sweep (&band, ws, 0, 0, 1, ws->progress, t, NULL);
+      run_sweep (&band, ws, 1, 0, 1, ws->progress, t, NULL);
     } else if (t < down) {
-      run_sweep (f, ws, 0, t, down, ws->progress, t);
+      run_sweep (&band, ws, 0, t, down, ws->progress, t,
+          &ws->progress[team - 1]);
     } else {
-      run_sweep (f, ws, 1, t - down, team - down, ws->progress + down, t);
+      run_sweep (&band, ws, 1, t - down, team - down, ws->progress + down, t,
+          &ws->progress[down - 1]);
     }
+  }
+}
+
+/* The right disparities of the band's rows, as sd_cpu_right_disparity
+ * gives them, from the candidates the sweeps kept. */
+static void
+right_disparities (const Frame * f, int16_t * right_disp)
+{
+  const int w = f->width, dmin = f->p->min_disparity;
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (f->p))
+  for (int y = f->y0; y < f->y0 + f->rows; y++) {
+    const uint16_t *index = f->right_rows.index + (size_t) (y - f->y0) *
+        (w + f->padded);
+    for (int xr = 0; xr < w; xr++)
+      right_disp[(size_t) y * w + xr] = sd_right_candidates (f->p, w,
+          xr) == 0 ? SD_DISP_INVALID : (int16_t) (dmin + index[w - 1 - xr]);
   }
 }
 
@@ -640,11 +814,19 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
   Frame f = {
     .p = p,.guide = guide,.width = width,.height = height,
     .D = p->num_disparities,.padded = padded (p->num_disparities),
-    .zeros = ws.zeros,
+    .zeros = ws.zeros,.sum = ws.sum,.disp = disp,.margin = margin,
+    .right = sd_params_lr_check (p) != SD_LR_CHECK_OFF,
   };
   f.block = f.padded + 2;
-  for (int i = 0; i < LANES; i++)
+  /* a band row's candidates: the smallest sums, then their indices */
+  const size_t right_row = (size_t) width + f.padded;
+  f.right_rows = (RightRow) {
+  ws.right_rows, ws.right_rows + (size_t) sgm_rows (height, band_rows) *
+        right_row};
+  for (int i = 0; i < LANES; i++) {
     f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
+    f.lane[i] = (uint16_t) i;
+  }
   for (int i = 0; i < f.block; i++)
     ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
   for (int i = 0; i < SD_GUIDE_STEPS; i++)
@@ -662,16 +844,14 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
     set_band (&f, band_rows, k, cost_rows, cost_user);
     if (k + 1 < bands)
       keep_edge (&f, &ws, k, f.y0 + f.rows, true);
-    run_sweeps (&f, &ws, true);
-#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
-    for (int y = f.y0; y < f.y0 + f.rows; y++) {
-      int thread = 0;
-#ifdef _OPENMP
-      thread = omp_get_thread_num ();
-#endif
-      read_out (&f, &ws, read_out_rows (&f, &ws, thread), y, disp, margin,
-          right_disp);
+    if (f.right) {
+      const size_t values = (size_t) f.rows * right_row * sizeof (uint16_t);
+      memset (f.right_rows.least, 0xFF, values);
+      memset (f.right_rows.index, 0, values);
     }
+    run_sweeps (&f, &ws, true);
+    if (f.right)
+      right_disparities (&f, right_disp);
   }
 }
 

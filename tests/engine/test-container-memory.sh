@@ -31,10 +31,10 @@ bash -c 'echo $$ > "$1/cgroup.procs"' _ "$group" 2>/dev/null ||
 
 # each about 1 GB whole (the engine's estimate, within a few percent of
 # the resident size): hbp's messages at 640x360 with 128 disparities, sgm's
-# cost volume and sums at 1280x720 with 160 (the automatic range)
+# cost volume and sum at 1600x900 with 208 (the automatic range)
 failed=0
 for run in "--synthetic 640x360 --algorithm hbp --num-disparities 128" \
-    "--synthetic 1280x720 --algorithm sgm"; do
+    "--synthetic 1600x900 --algorithm sgm"; do
   out=$(bash -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ \
     "$group" "$sd_bench" $run --backend cpu --repeat 1 2>&1)
   rc=$?
