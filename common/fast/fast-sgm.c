@@ -388,13 +388,13 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
           row[r].cur + (size_t) x * f->block) + 1;
     }
     PixelSums ps = { NULL };
-    if (role == ROW_SECOND && j + SUMS_AHEAD < jb) {
-      const char *ahead = (const char *) (f->sum + (in_band + (dx > 0 ?
-                  SUMS_AHEAD : -SUMS_AHEAD)) * f->padded);
-      for (size_t b = 0; b < f->padded * sizeof (uint16_t); b += 64)
-        __builtin_prefetch (ahead + b);
-    }
     if (role == ROW_SECOND) {
+      if (j + SUMS_AHEAD < jb) {
+        const char *ahead = (const char *) (f->sum + (in_band + (dx > 0 ?
+                    SUMS_AHEAD : -SUMS_AHEAD)) * f->padded);
+        for (size_t b = 0; b < f->padded * sizeof (uint16_t); b += 64)
+          __builtin_prefetch (ahead + b);
+      }
       ps.sums = ro->sums;
       ps.least = (vu) { } + (uint16_t) 0xFFFF;
       ps.backwards = dx < 0;
@@ -413,16 +413,6 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
   }
 }
 
-/* Columns [j0, j1) of every row of a sweep.
- *
- * The threads of a sweep run as a wavefront.  A row's first pixel continues
- * the horizontal path and one diagonal from the column before, the last
- * column of the thread before, which must have finished the row; its last
- * pixel continues the other diagonal from the previous row's column after,
- * the first of the thread after.  That wait also keeps a thread from
- * overwriting, two rows on, a slot its neighbour has yet to read.  So each
- * thread runs a row behind the one before it, all of them busy but in the
- * first rows. */
 /* What frame row y is to the down sweep (down) or the up sweep. */
 static RowRole
 row_role (const Frame * f, bool down, int y)
