@@ -1,84 +1,191 @@
 /* Fast census and cost volume: what common/cpu/cost.c computes, rows spread
- * over threads, and the census of a pixel whose window lies inside the
- * image read without clamping. */
+ * over threads, the census of many pixels at once. */
 #include "sd-fast.h"
 #include "../sd-cost.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__AVX512BW__)
+#if defined(__SSE2__)
 #include <immintrin.h>
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 
-/* The census signature of (x, y), bits in the reference's order; clamp is
- * false only where the whole window lies inside the image. */
-static inline uint64_t
-census_at (const uint8_t * img, int width, int height, int x, int y,
-    int rx, int ry, bool symmetric, bool clamp)
+/* The census, a register's width of pixels at a time (`Row`: one byte
+ * each).  A window position's comparison for all of them is one byte
+ * compare; eight positions are shifted into one byte a pixel (a plane), and
+ * the eight planes interleaved give each pixel its word.
+ *
+ * It reads its window rows from a padded copy of a segment of them: the
+ * image's edge pixels repeated past its sides, the rows above the first and
+ * below the last the edge rows again.  That is what the reference's
+ * clamping reads, so every pixel takes the vector path. */
+
+#if defined(__AVX512BW__)
+#define CENSUS_PIXELS 64
+#elif defined(__AVX2__)
+#define CENSUS_PIXELS 32
+#else
+#define CENSUS_PIXELS 16
+#endif
+typedef uint8_t Row __attribute__((vector_size (CENSUS_PIXELS)));
+typedef int8_t SignedRow __attribute__((vector_size (CENSUS_PIXELS)));
+
+/* output pixels of a window copy; its rows reach CENSUS_RX past them on
+ * the left and CENSUS_RX + CENSUS_PIXELS on the right, so that the last
+ * vector's window stays inside */
+#define CENSUS_SEGMENT 1024
+#define CENSUS_RX 4
+#define CENSUS_RY 3
+#define CENSUS_STRIDE (CENSUS_SEGMENT + 2 * CENSUS_RX + CENSUS_PIXELS)
+
+/* 2 CENSUS_RY + 1 rows, the output row's in the middle; column CENSUS_RX
+ * is the segment's first pixel */
+typedef uint8_t Window[2 * CENSUS_RY + 1][CENSUS_STRIDE];
+
+/* The window rows (the middle one and ry either side) around row y, for
+ * the segment from column x0. */
+static void
+fill_window (Window w, int ry, const uint8_t * img, int width, int height,
+    int x0, int y)
 {
-  const uint8_t centre = img[(size_t) y * width + x];
-  uint64_t bits = 0;
+  const int first = x0 - CENSUS_RX;     /* the image column of column 0 */
+  const int before = sd_clamp_int (-first, 0, CENSUS_STRIDE);
+  const int inside = sd_clamp_int (width - first - before, 0,
+      CENSUS_STRIDE - before);
   for (int dy = -ry; dy <= ry; dy++) {
-    for (int dx = -rx; dx <= rx; dx++) {
-      if (symmetric ? (dy > 0 || (dy == 0 && dx >= 0)) : (dx == 0 && dy == 0))
-        continue;
-      int ax = x + dx, ay = y + dy;
-      if (clamp) {
-        ax = sd_clamp_int (ax, 0, width - 1);
-        ay = sd_clamp_int (ay, 0, height - 1);
-      }
-      const uint8_t a = img[(size_t) ay * width + ax];
-      if (symmetric) {
-        int bx = x - dx, by = y - dy;
-        if (clamp) {
-          bx = sd_clamp_int (bx, 0, width - 1);
-          by = sd_clamp_int (by, 0, height - 1);
-        }
-        bits = bits << 1 | (a < img[(size_t) by * width + bx]);
-      } else {
-        bits = bits << 1 | (a < centre);
-      }
-    }
+    const uint8_t *src = img + (size_t) sd_clamp_int (y + dy, 0,
+        height - 1) * width;
+    uint8_t *dst = w[CENSUS_RY + dy];
+    memset (dst, src[0], before);
+    memcpy (dst + before, src + first + before, inside);
+    memset (dst + before + inside, src[width - 1],
+        CENSUS_STRIDE - before - inside);
   }
-  return bits;
 }
 
-/* Eight pixels' signatures at once, bits in census_at's order: a window
- * position's comparison for the eight is one byte compare, sign-extended to
- * 0 or -1 in each 64-bit lane and shifted in by bits * 2 - mask.  Only for
- * pixels whose window lies inside the image. */
-typedef uint8_t v8b __attribute__((vector_size (8)));
-typedef int8_t v8sb __attribute__((vector_size (8)));
-typedef uint64_t v8q __attribute__((vector_size (64)));
-typedef int64_t v8sq __attribute__((vector_size (64)));
-
-static inline v8b
-load8 (const uint8_t * p)
+static inline Row
+load_row (const uint8_t * p)
 {
-  v8b v;
+  Row v;
   memcpy (&v, p, sizeof (v));
   return v;
 }
 
+/* out[p] = byte p of each plane, plane 0 in the lowest byte: three rounds
+ * of unpacking, 16 pixels at a time. */
 static inline void
-census8 (int width, const uint8_t * at, int rx, int ry,
-    bool symmetric, uint64_t * out)
+interleave_planes (const Row plane[8], uint64_t * out)
 {
-  const v8b centre = load8 (at);
-  v8q bits = { };
-  for (int dy = -ry; dy <= ry; dy++) {
-    for (int dx = -rx; dx <= rx; dx++) {
-      if (symmetric ? (dy > 0 || (dy == 0 && dx >= 0)) : (dx == 0 && dy == 0))
-        continue;
-      const v8b a = load8 (at + (ptrdiff_t) dy * width + dx);
-      const v8b b = symmetric ? load8 (at - (ptrdiff_t) dy * width - dx) :
-          centre;
-      const v8sb less = (v8sb) (a < b);
-      bits = (bits << 1) - (v8q) __builtin_convertvector (less, v8sq);
+  for (int c = 0; c < CENSUS_PIXELS; c += 16) {
+#if defined(__SSE2__)
+    __m128i b[8], h[8], d[8];
+    for (int j = 0; j < 8; j++)
+      memcpy (&b[j], (const uint8_t *) &plane[j] + c, 16);
+    /* planes 2 i and 2 i + 1 as 16-bit units: pixels 0-7, then 8-15 */
+    for (int i = 0; i < 4; i++) {
+      h[2 * i] = _mm_unpacklo_epi8 (b[2 * i], b[2 * i + 1]);
+      h[2 * i + 1] = _mm_unpackhi_epi8 (b[2 * i], b[2 * i + 1]);
     }
+    /* planes 0-3 (d[0 .. 3]) and 4-7 (d[4 .. 7]) as 32-bit units, four
+     * pixels each */
+    for (int i = 0; i < 2; i++)
+      for (int k = 0; k < 2; k++) {
+        d[4 * i + 2 * k] = _mm_unpacklo_epi16 (h[4 * i + k], h[4 * i + k + 2]);
+        d[4 * i + 2 * k + 1] = _mm_unpackhi_epi16 (h[4 * i + k],
+            h[4 * i + k + 2]);
+      }
+    for (int i = 0; i < 4; i++) {
+      const __m128i lo = _mm_unpacklo_epi32 (d[i], d[i + 4]);
+      const __m128i hi = _mm_unpackhi_epi32 (d[i], d[i + 4]);
+      memcpy (out + c + 4 * i, &lo, 16);
+      memcpy (out + c + 4 * i + 2, &hi, 16);
+    }
+#elif defined(__ARM_NEON)
+    uint8x16_t b[8];
+    uint16x8_t h[8];
+    uint32x4_t d[8];
+    for (int j = 0; j < 8; j++)
+      b[j] = vld1q_u8 ((const uint8_t *) &plane[j] + c);
+    for (int i = 0; i < 4; i++) {
+      h[2 * i] = vreinterpretq_u16_u8 (vzip1q_u8 (b[2 * i], b[2 * i + 1]));
+      h[2 * i + 1] = vreinterpretq_u16_u8 (vzip2q_u8 (b[2 * i],
+              b[2 * i + 1]));
+    }
+    for (int i = 0; i < 2; i++)
+      for (int k = 0; k < 2; k++) {
+        d[4 * i + 2 * k] = vreinterpretq_u32_u16 (vzip1q_u16 (h[4 * i + k],
+                h[4 * i + k + 2]));
+        d[4 * i + 2 * k + 1] = vreinterpretq_u32_u16 (vzip2q_u16 (h[4 * i +
+                    k], h[4 * i + k + 2]));
+      }
+    for (int i = 0; i < 4; i++) {
+      vst1q_u64 (out + c + 4 * i, vreinterpretq_u64_u32 (vzip1q_u32 (d[i],
+                  d[i + 4])));
+      vst1q_u64 (out + c + 4 * i + 2, vreinterpretq_u64_u32 (vzip2q_u32
+              (d[i], d[i + 4])));
+    }
+#else
+    for (int p = c; p < c + 16; p++) {
+      uint64_t word = 0;
+      for (int j = 7; j >= 0; j--)
+        word = word << 8 | plane[j][p];
+      out[p] = word;
+    }
+#endif
   }
-  memcpy (out, &bits, sizeof (bits));
+}
+
+/* The signatures of the CENSUS_PIXELS pixels from column x of the window,
+ * in the reference's bit order: positions in raster order, the first in
+ * the highest bit; the centre-symmetric window compares the positions
+ * before the centre with their mirror images. */
+static inline void
+census_pixels (Window w, int x, int rx, int ry, bool symmetric,
+    uint64_t * out)
+{
+  const uint8_t *at = &w[CENSUS_RY][CENSUS_RX + x];
+  const int bits = symmetric ? ((2 * rx + 1) * (2 * ry + 1) - 1) / 2 :
+      (2 * rx + 1) * (2 * ry + 1) - 1;
+  const Row centre = load_row (at);
+  Row plane[8] = { }, acc = { };
+  int bit = bits - 1;           /* the position's bit in the word */
+  for (int dy = -ry; dy <= ry; dy++)
+    for (int dx = -rx; dx <= rx; dx++) {
+      if (symmetric ? dy > 0 || (dy == 0 && dx >= 0) : dx == 0 && dy == 0)
+        continue;
+      const ptrdiff_t off = (ptrdiff_t) dy * CENSUS_STRIDE + dx;
+      const Row a = load_row (at + off);
+      const Row c = symmetric ? load_row (at - off) : centre;
+      /* a < c is -1 where true: acc * 2 + 1 */
+      acc = acc + acc - (Row) (SignedRow) (a < c);
+      if (bit % 8 == 0) {
+        plane[bit / 8] = acc;
+        acc = (Row) { };
+      }
+      bit--;
+    }
+  interleave_planes (plane, out);
+}
+
+/* census_pixels with the window's sizes as constants, so that its loops
+ * unroll */
+static inline void
+census_pixels_of (SdCensusWindow window, Window w, int x, uint64_t * out)
+{
+  switch (window) {
+    case SD_CENSUS_5X5:
+      census_pixels (w, x, 2, 2, false, out);
+      break;
+    case SD_CENSUS_CS9X7:
+      census_pixels (w, x, 4, 3, true, out);
+      break;
+    case SD_CENSUS_9X7:
+    default:
+      census_pixels (w, x, 4, 3, false, out);
+      break;
+  }
 }
 
 void
@@ -86,29 +193,22 @@ SD_FAST (sd_fast_census) (const SdParams * p, const uint8_t * img,
     uint64_t * signature, int width, int height)
 {
   const SdCensusWindow window = p->census_window;
-  const int rx = window == SD_CENSUS_5X5 ? 2 : 4;
-  const int ry = window == SD_CENSUS_5X5 ? 2 : 3;
-  const bool symmetric = window == SD_CENSUS_CS9X7;
+  const int ry = window == SD_CENSUS_5X5 ? 2 : CENSUS_RY;
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
-    const bool inner_row = y >= ry && y < height - ry;
+    Window w;
     uint64_t *out = signature + (size_t) y * width;
-    const uint8_t *row = img + (size_t) y * width;
-    for (int x = 0; x < width;) {
-      if (inner_row && x >= rx && x + 8 <= width - rx) {
-        if (symmetric)
-          census8 (width, row + x, rx, ry, true, out + x);
-        else
-          census8 (width, row + x, rx, ry, false, out + x);
-        x += 8;
-      } else if (inner_row && x >= rx && x < width - rx) {
-        out[x] = census_at (img, width, height, x, y, rx, ry, symmetric,
-            false);
-        x++;
-      } else {
-        out[x] = census_at (img, width, height, x, y, rx, ry, symmetric,
-            true);
-        x++;
+    for (int x0 = 0; x0 < width; x0 += CENSUS_SEGMENT) {
+      fill_window (w, ry, img, width, height, x0, y);
+      const int n = width - x0 < CENSUS_SEGMENT ? width - x0 : CENSUS_SEGMENT;
+      for (int x = 0; x < n; x += CENSUS_PIXELS) {
+        if (x + CENSUS_PIXELS <= n) {
+          census_pixels_of (window, w, x, out + x0 + x);
+        } else {
+          uint64_t last[CENSUS_PIXELS];
+          census_pixels_of (window, w, x, last);
+          memcpy (out + x0 + x, last, (size_t) (n - x) * sizeof (last[0]));
+        }
       }
     }
   }

@@ -12,8 +12,9 @@
 #include "fast/sd-fast.h"
 #include "sd-test.h"
 
+/* the widest crosses the census's segments of 1024 pixels */
 static const int sizes[][2] = { {1, 1}, {2, 3}, {3, 3}, {9, 7}, {17, 9},
-{40, 7}, {97, 61}, {33, 1}, {1, 33}, {130, 12}, {300, 5}
+{40, 7}, {97, 61}, {33, 1}, {1, 33}, {130, 12}, {300, 5}, {1100, 9}
 };
 
 #define N_SIZES (sizeof (sizes) / sizeof (sizes[0]))
