@@ -69,11 +69,17 @@ sd_plane_luma_at (const uint8_t * row, int x, SdPixelFormat format)
 void
 sd_plane_to_luma (const SdPlane * src, uint8_t * dst)
 {
+  /* GRAY8 and the Y planes, the usual input, are their own luma */
+  const bool bytes = src->format == SD_PIXEL_GRAY8;
   for (int y = 0; y < src->height; y++) {
     const uint8_t *row = sd_plane_row (src, y);
+    uint8_t *out = dst + (size_t) y * src->width;
+    if (bytes) {
+      memcpy (out, row, src->width);
+      continue;
+    }
     for (int x = 0; x < src->width; x++)
-      dst[(size_t) y * src->width + x] = sd_plane_luma_at (row, x,
-          src->format);
+      out[x] = sd_plane_luma_at (row, x, src->format);
   }
 }
 

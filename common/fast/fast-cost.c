@@ -50,18 +50,11 @@ static void
 fill_window (Window w, int ry, const uint8_t * img, int width, int height,
     int x0, int y)
 {
-  const int first = x0 - CENSUS_RX;     /* the image column of column 0 */
-  const int before = sd_clamp_int (-first, 0, CENSUS_STRIDE);
-  const int inside = sd_clamp_int (width - first - before, 0,
-      CENSUS_STRIDE - before);
   for (int dy = -ry; dy <= ry; dy++) {
-    const uint8_t *src = img + (size_t) sd_clamp_int (y + dy, 0,
+    const uint8_t *row = img + (size_t) sd_clamp_int (y + dy, 0,
         height - 1) * width;
-    uint8_t *dst = w[CENSUS_RY + dy];
-    memset (dst, src[0], before);
-    memcpy (dst + before, src + first + before, inside);
-    memset (dst + before + inside, src[width - 1],
-        CENSUS_STRIDE - before - inside);
+    sd_fast_copy_segment (w[CENSUS_RY + dy], row, width, x0 - CENSUS_RX,
+        CENSUS_STRIDE, 1, row[0], row[width - 1]);
   }
 }
 

@@ -7,8 +7,9 @@
  * left it out.  The header's sorting network orders every lane's keys at
  * once, without branches; the walk then takes,
  * in each lane, the first key at which the running weight reaches half of
- * the total.  Pixels whose grid reaches outside the image take the
- * reference's way. */
+ * the total.  The samples are read from padded copies of a segment of their
+ * rows, holes (invalid) outside the image: the reference leaves those
+ * samples out as it does holes, so the border needs no way of its own. */
 #include "sd-fast.h"
 
 #include "../sd-guided-median.h"
@@ -52,25 +53,61 @@ order_keys (vi * a, vi * b)
   *a = lo;
 }
 
-/* The guided medians of KEY_LANES pixels from the centre at src and guide
- * (the first pixel's addresses), whose grids lie inside the image. */
+/* output pixels of a window copy, and its rows' length: the grid's reach
+ * either side, and the last vector's reach past the segment */
+#define GUIDED_SEGMENT 1024
+#define GUIDED_STRIDE (GUIDED_SEGMENT + 2 * SD_GUIDED_MEDIAN_REACH + KEY_LANES)
+/* the rows outside the image are bytes of 0xff */
+_Static_assert (SD_DISP_INVALID == -1, "invalid is not all ones");
+
+/* The grid's rows of disparities and luma around one output row, column
+ * SD_GUIDED_MEDIAN_REACH the segment's first pixel. */
+typedef struct
+{
+  int16_t disp[SD_GUIDED_MEDIAN_SIDE][GUIDED_STRIDE];
+  uint8_t guide[SD_GUIDED_MEDIAN_SIDE][GUIDED_STRIDE];
+} Grid;
+
+static void
+fill_grid (Grid * g, const int16_t * src, const uint8_t * guide, int width,
+    int height, int x0, int y)
+{
+  const int first = x0 - SD_GUIDED_MEDIAN_REACH;
+  for (int j = 0; j < SD_GUIDED_MEDIAN_SIDE; j++) {
+    const int yy = y + (j - SD_GUIDED_MEDIAN_SIDE / 2) * SD_GUIDED_MEDIAN_STEP;
+    if (yy < 0 || yy >= height) {
+      memset (g->disp[j], 0xff, sizeof (g->disp[j]));
+      memset (g->guide[j], 0, sizeof (g->guide[j]));
+      continue;
+    }
+    const size_t row = (size_t) yy * width;
+    sd_fast_copy_segment (g->disp[j], src + row, width, first, GUIDED_STRIDE,
+        sizeof (int16_t), 0xff, 0xff);
+    sd_fast_copy_segment (g->guide[j], guide + row, width, first,
+        GUIDED_STRIDE, 1, 0, 0);
+  }
+}
+
+/* The guided medians of KEY_LANES pixels from column x of the grid; holes
+ * stay as they are. */
 static inline vi
-median_of_grid (const int16_t * src, const uint8_t * guide, int width)
+median_of_grid (const Grid * g, int x)
 {
   const int half = SD_GUIDED_MEDIAN_SIDE / 2;
-  const vi centre_luma = load_guide (guide), zero = { };
+  const int at = SD_GUIDED_MEDIAN_REACH + x;
+  const vi centre = load_disp (&g->disp[half][at]);
+  const vi centre_luma = load_guide (&g->guide[half][at]), zero = { };
   vi key[KEYS], total = { };
-  for (int j = -half; j <= half; j++) {
+  for (int j = 0; j < SD_GUIDED_MEDIAN_SIDE; j++) {
     for (int i = -half; i <= half; i++) {
-      const ptrdiff_t off = (ptrdiff_t) j * SD_GUIDED_MEDIAN_STEP * width +
-          i * SD_GUIDED_MEDIAN_STEP;
-      const vi v = load_disp (src + off);
-      const vi step = load_guide (guide + off) - centre_luma;
+      const int column = at + i * SD_GUIDED_MEDIAN_STEP;
+      const vi v = load_disp (&g->disp[j][column]);
+      const vi step = load_guide (&g->guide[j][column]) - centre_luma;
       const vi t = vmax32 (splat32 (SD_GUIDED_MEDIAN_FALLOFF) -
           vmax32 (step, -step), zero);
       const vi valid = (vi) (v > zero);
       const vi w = t * t & valid;
-      key[(j + half) * SD_GUIDED_MEDIAN_SIDE + i + half] =
+      key[j * SD_GUIDED_MEDIAN_SIDE + i + half] =
           ((v << SD_GUIDED_MEDIAN_WEIGHT_BITS) & valid) | w;
       total += w;
     }
@@ -83,31 +120,26 @@ median_of_grid (const int16_t * src, const uint8_t * guide, int width)
     result |= (key[k] >> SD_GUIDED_MEDIAN_WEIGHT_BITS) & hit;
     done |= hit;
   }
-  return result;
+  const vi hole = (vi) (centre <= zero);
+  return (centre & hole) | (result & ~hole);
 }
 
 void
 SD_FAST (sd_fast_guided_median) (const SdParams * p, const int16_t * src,
     const uint8_t * guide, int16_t * dst, int width, int height)
 {
-  const int reach = SD_GUIDED_MEDIAN_REACH;
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
-    const size_t row = (size_t) y * width;
-    const bool inner_row = y >= reach && y + reach < height;
-    for (int x = 0; x < width;) {
-      if (inner_row && x >= reach && x + KEY_LANES + reach <= width) {
-        const vi centre = load_disp (src + row + x);
-        const vi hole = (vi) (centre <= (vi) { });
-        const vi m = median_of_grid (src + row + x, guide + row + x, width);
-        const vh out = __builtin_convertvector ((centre & hole) | (m & ~hole),
-            vh);
-        memcpy (dst + row + x, &out, sizeof (out));
-        x += KEY_LANES;
-      } else {
-        dst[row + x] = sd_cpu_guided_median_at (src, guide, width, height, x,
-            y);
-        x++;
+    Grid g;
+    int16_t *out = dst + (size_t) y * width;
+    for (int x0 = 0; x0 < width; x0 += GUIDED_SEGMENT) {
+      fill_grid (&g, src, guide, width, height, x0, y);
+      const int n = width - x0 < GUIDED_SEGMENT ? width - x0 : GUIDED_SEGMENT;
+      for (int x = 0; x < n; x += KEY_LANES) {
+        const vh m = __builtin_convertvector (median_of_grid (&g, x), vh);
+        /* the last vector may reach past the row */
+        memcpy (out + x0 + x, &m, (size_t) (n - x < KEY_LANES ? n - x :
+                KEY_LANES) * sizeof (int16_t));
       }
     }
   }

@@ -15,6 +15,8 @@
 #include "../cpu/sd-cpu.h"
 #include "../sd-temporal.h"
 
+#include <string.h>
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -39,6 +41,24 @@ sd_fast_threads (const SdParams * params)
 /* The cost volume of frame rows [y0, y0 + rows), in a buffer of the
  * caller's that holds them and SD_FAST_COST_PADDING more bytes. */
 typedef const uint8_t *(*SdCostRows) (void *user, int y0, int rows);
+
+/* Columns [first, first + n) of a row of `width` elements of `size` bytes
+ * into dst, columns left of the row filled with the byte left_fill and
+ * right of it with right_fill: the windowed stages read a padded copy of
+ * their rows, so that no pixel near the edge needs a path of its own. */
+static inline void
+sd_fast_copy_segment (void *dst, const void *row, int width, int first,
+    int n, size_t size, int left_fill, int right_fill)
+{
+  const int before = sd_clamp_int (-first, 0, n);
+  const int inside = sd_clamp_int (width - first - before, 0, n - before);
+  uint8_t *d = dst;
+  memset (d, left_fill, before * size);
+  memcpy (d + before * size, (const uint8_t *) row + (first + before) * size,
+      inside * size);
+  memset (d + (before + inside) * size, right_fill,
+      (n - before - inside) * size);
+}
 
 /* The CPU stages that have fast versions: the reference's or one
  * instruction set's. */
