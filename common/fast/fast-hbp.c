@@ -197,6 +197,13 @@ store_lanes (const Level * lv, const vf * out, float *dst, int from, int to)
 {
   if (from >= to)
     return;
+  /* whole vectors, most of them, as stores: GCC makes the copy of a
+   * variable length rep movsq in the AVX-512 build, slow to start */
+  if (from == 0 && to == FLANES) {
+    for (int k = 0; k < lv->D; k++)
+      storef (dst + (size_t) k * lv->stride, out[k]);
+    return;
+  }
   for (int k = 0; k < lv->D; k++)
     memcpy (dst + (size_t) k * lv->stride + from, (const float *) &out[k] +
         from, sizeof (float) * (to - from));
