@@ -20,6 +20,7 @@
 #define WEIGHT_MASK ((1 << SD_GUIDED_MEDIAN_WEIGHT_BITS) - 1)
 
 typedef int16_t vh __attribute__((vector_size (KEY_LANES * 2)));
+typedef uint16_t vhu __attribute__((vector_size (KEY_LANES * 2)));
 typedef uint8_t vg __attribute__((vector_size (KEY_LANES)));
 
 static inline vi
@@ -35,7 +36,8 @@ load_guide (const uint8_t * p)
 {
   vg v;
   memcpy (&v, p, sizeof (v));
-  return __builtin_convertvector (v, vi);
+  /* by 16 bits: GCC makes bytes straight to 32 bits one lane at a time */
+  return __builtin_convertvector (__builtin_convertvector (v, vhu), vi);
 }
 
 static inline vi
