@@ -156,7 +156,8 @@ sd_cpu_confidence (const SdParams * p, const int16_t * checked,
   }
 }
 
-int16_t
+/* sd_cpu_median_disparity at pixel (x, y) */
+static int16_t
 sd_cpu_median_at (const int16_t * src, int width, int height, int x, int y)
 {
   if (src[(size_t) y * width + x] == SD_DISP_INVALID)
@@ -190,7 +191,8 @@ sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
           y);
 }
 
-int16_t
+/* sd_cpu_guided_median at pixel (x, y) */
+static int16_t
 sd_cpu_guided_median_at (const int16_t * src, const uint8_t * guide,
     int width, int height, int x, int y)
 {

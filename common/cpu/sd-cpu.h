@@ -132,16 +132,10 @@ void sd_cpu_confidence (const SdParams * params, const int16_t * checked,
  * for an even count); invalid pixels stay invalid. */
 void sd_cpu_median_disparity (const int16_t * src, int16_t * dst, int width,
     int height);
-/* The same at pixel (x, y) alone (the fast backend's borders). */
-int16_t sd_cpu_median_at (const int16_t * src, int width, int height, int x,
-    int y);
 /* The image-guided weighted median of src into dst (sd-guided-median.h),
  * guide the left luma of the same size; holes stay as they are. */
 void sd_cpu_guided_median (const int16_t * src, const uint8_t * guide,
     int16_t * dst, int width, int height);
-/* The same at pixel (x, y) alone (the fast backend's borders). */
-int16_t sd_cpu_guided_median_at (const int16_t * src, const uint8_t * guide,
-    int width, int height, int x, int y);
 /* Makes every speckle of disp (sd-speckle.h) invalid, and its confidence
  * 0 when conf (rows conf_stride apart) is not NULL: a pixel fill-holes then
  * fills was not matched.  seen holds width * height bytes, queue as many
