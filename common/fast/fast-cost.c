@@ -2,6 +2,7 @@
  * over threads, the census of many pixels at once. */
 #include "sd-fast.h"
 #include "../sd-cost.h"
+#include "fast-vector.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -238,6 +239,71 @@ hamming_row (uint8_t * out, const uint64_t * words, uint64_t l, int n)
     out[k] = (uint8_t) __builtin_popcountll (l ^ words[k]);
 }
 
+/* Absolute differences of bytes, lane by lane. */
+static inline vb
+absdiff_lanes (vb a, vb b)
+{
+  const vb a_more = (vb) (a > b);
+  return ((a - b) & a_more) | ((b - a) & ~a_more);
+}
+
+static inline vb
+load_bytes (const uint8_t * p)
+{
+  vb v;
+  memcpy (&v, p, sizeof (v));
+  return v;
+}
+
+/* LANES costs of a left pixel of intensity li: sd_cost_census_ad of the
+ * Hamming distances h and the differences from the right intensities r
+ * (blend), or those differences alone. */
+static inline vb
+cost_lanes (vb h, vb r, vb li, bool blend, vu census_max)
+{
+  const vb ad = absdiff_lanes (li, r);
+  if (!blend)
+    return ad;
+  const vu trunc = (vu) { } + (uint16_t) SD_CENSUS_AD_TRUNC;
+  const vu adw = __builtin_convertvector (ad, vu);
+  const vu below = (vu) (adw < trunc);
+  const vu t = (adw & below) | (trunc & ~below);
+  const vu hw = __builtin_convertvector (h, vu);
+  /* unsigned, as in sd_cost_census_ad: the division by 16 is the shift */
+  return __builtin_convertvector ((hw * 3 + ((t * census_max) >> 4) + 2) >>
+      2, vb);
+}
+
+/* The D costs of one left pixel of intensity li into c, which holds their
+ * Hamming distances where blend; r[k] is disparity k's right intensity.
+ * Whole vectors only: the last one overlaps the one before where D is no
+ * multiple of LANES, and is computed first, from the distances before any
+ * is replaced. */
+static inline void
+pixel_costs (uint8_t * c, const uint8_t * r, unsigned li, int D, bool blend,
+    unsigned census_max)
+{
+  if (D < LANES) {
+    for (int k = 0; k < D; k++) {
+      const unsigned ad = li > r[k] ? li - r[k] : r[k] - li;
+      c[k] = (uint8_t) (blend ? sd_cost_census_ad (c[k], ad, census_max) :
+          (int) ad);
+    }
+    return;
+  }
+  const vb l = (vb) { } + (uint8_t) li;
+  const vu cm = (vu) { } + (uint16_t) census_max;
+  const int last = D - LANES;
+  const vb tail = cost_lanes (load_bytes (c + last), load_bytes (r + last), l,
+      blend, cm);
+  for (int k = 0; k < last; k += LANES) {
+    const vb v = cost_lanes (load_bytes (c + k), load_bytes (r + k), l, blend,
+        cm);
+    memcpy (c + k, &v, sizeof (v));
+  }
+  memcpy (c + last, &tail, sizeof (tail));
+}
+
 void
 SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
     const uint8_t * right, const uint64_t * census_left,
@@ -250,42 +316,28 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;
-    /* the right census words a chunk of left pixels compares with,
-     * backwards: disparity k of left pixel x is right pixel x - dmin - k,
-     * or the first pixel where that lies left of the image, so each left
-     * pixel finds its D words one after the other */
+    /* the right census words and intensities a chunk of left pixels
+     * compares with, backwards: disparity k of left pixel x is right pixel
+     * x - dmin - k, or the first pixel where that lies left of the image,
+     * so each left pixel finds its D values one after the other */
     uint64_t reversed[CENSUS_CHUNK + SD_MAX_DISPARITIES];
+    uint8_t reversed_right[CENSUS_CHUNK + SD_MAX_DISPARITIES];
     for (int x0 = 0; x0 < width; x0 += CENSUS_CHUNK) {
       const int x1 = x0 + CENSUS_CHUNK < width ? x0 + CENSUS_CHUNK : width;
-      if (is_census)
-        for (int i = 0; i < x1 - x0 + D - 1; i++)
-          reversed[i] = census_right[row + sd_clamp_int (x1 - 1 - dmin - i, 0,
-                  width - 1)];
+      for (int i = 0; i < x1 - x0 + D - 1; i++) {
+        const size_t at = row + (size_t) sd_clamp_int (x1 - 1 - dmin - i, 0,
+            width - 1);
+        if (is_census)
+          reversed[i] = census_right[at];
+        reversed_right[i] = right[at];
+      }
       for (int x = x0; x < x1; x++) {
         uint8_t *c = cost + (row + x) * D;
-        /* disparities up to `direct` match inside the right image */
-        const int direct = sd_clamp_int (x - dmin + 1, 0, D);
         if (is_census)
           hamming_row (c, reversed + (x1 - 1 - x), census_left[row + x], D);
-        if (blend) {
-          /* a pass of its own over the Hamming distances: no popcount in
-           * it, so it runs in vectors */
-          const unsigned li = left[row + x];
-          const uint8_t *r = right + row + x - dmin;
-          for (int k = 0; k < direct; k++)
-            c[k] = (uint8_t) sd_cost_census_ad (c[k], li > r[-k] ?
-                li - r[-k] : r[-k] - li, census_max);
-          const unsigned edge = right[row];
-          const unsigned ad = li > edge ? li - edge : edge - li;
-          for (int k = direct; k < D; k++)
-            c[k] = (uint8_t) sd_cost_census_ad (c[k], ad, census_max);
-        } else if (!is_census) {
-          const int l = left[row + x];
-          for (int k = 0; k < direct; k++)
-            c[k] = (uint8_t) abs (l - (int) right[row + x - dmin - k]);
-          for (int k = direct; k < D; k++)
-            c[k] = (uint8_t) abs (l - (int) right[row]);
-        }
+        if (blend || !is_census)
+          pixel_costs (c, reversed_right + (x1 - 1 - x), left[row + x], D,
+              blend, (unsigned) census_max);
       }
     }
   }
