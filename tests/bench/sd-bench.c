@@ -46,6 +46,7 @@ usage (FILE * f)
       "--calibration undistorts and rectifies the pair first, as the\n"
       "element's property of that name does (OpenCV YAML/XML, or a ROS\n"
       "camera_info pair with --calibration-right).\n"
+      "With --repeat above 1 the timed runs follow --warmup untimed ones.\n"
       "With --repeat above 1 the pair is also run --repeat times with two\n"
       "pairs in flight (sd_engine_submit / sd_engine_collect): the rate an\n"
       "application or the element gets.\n"
@@ -355,6 +356,15 @@ main (int argc, char **argv)
   else
     printf ("tile-size %d, outer-iterations %d, inner-iterations %d\n",
         params.tile_size, params.outer_iterations, params.inner_iterations);
+  /* warm-up runs (not timed) where the pair is timed, so that the first
+   * runs' page faults and the backend's first allocations stay out of the
+   * times; a single run is an accuracy run */
+  for (int r = 0; repeat > 1 && r < warmup; r++)
+    if (sd_engine_process (engine, &left, &right, &out, conf_out, &err)
+        != SD_OK) {
+      fprintf (stderr, "sd-bench: %s\n", err.message);
+      return 1;
+    }
   for (int r = 0; r < repeat; r++) {
     double t0 = now_ms ();
     if (sd_engine_process (engine, &left, &right, &out, conf_out, &err)
