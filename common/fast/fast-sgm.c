@@ -28,14 +28,24 @@
  * alone and keeps its path rows at each band's top edge.  So the costs of
  * all bands but the top one are computed twice, as on cuda.
  *
- * Path costs are int16 lanes, LANES to a vector, in a block of the disparity
- * count rounded up to LANES with one slot on each side.  Every lane that
- * stands for no disparity (the slot before k = 0, the rounding, the slot
- * after) holds SENTINEL, so that the step reads prev[k - 1] and prev[k + 1]
- * as whole shifted vectors and never takes them.  No value overflows int16:
- * a path cost is at most the largest cost plus P2 (255 + 4095), and
- * SENTINEL + P1 stays below 32768.  A path's first pixel steps from a block
- * of zeros with smallest cost 0, which gives the reference's "cost alone". */
+ * Path costs are cells, CELLS to a vector, in a block of the disparity count
+ * rounded up to CELLS with one slot on each side.  Every cell that stands
+ * for no disparity (the slot before k = 0, the rounding, the slot after)
+ * holds the sentinel, so that the step reads prev[k - 1] and prev[k + 1] as
+ * whole shifted vectors and never takes them.  A path's first pixel steps
+ * from a block of zeros with smallest cost 0, which gives the reference's
+ * "cost alone".
+ *
+ * The cells are int16 here: no value overflows, as a path cost is at most
+ * the largest cost plus P2 (255 + 4095), and the sentinel 0x4000 + P1 stays
+ * below 32768.  fast-sgm-cells8.c builds this file again with uint8 cells,
+ * twice the disparities a vector and half the bytes of the path rows, for
+ * the parameters where that is exact and pays (cells8_fit).  Exact: every
+ * path cost is at most V = the largest cost + P2, and with V + P1 <= 255 the
+ * sentinel 255 - P1 is at least V, so neither a cost nor the sentinel plus
+ * P1 wraps, and a step's smallest candidate is the same.  The costs wrap in
+ * between (cost + best - base), but the result lies in 0 .. V, so it is the
+ * same too. */
 #include "sd-fast.h"
 #include "../sd-band.h"
 
@@ -45,17 +55,95 @@
 #include <string.h>
 #include "fast-vector.h"
 
-#define SENTINEL 0x4000
+#ifndef SD_SGM_CELL_BYTES
+#define SD_SGM_CELL_BYTES 2
+#endif
+#if SD_SGM_CELL_BYTES == 1
+typedef uint8_t cell;
+typedef vbw vcell;
+#define CELLS_FN(name) SD_FAST (name##_cells8)
+#else
+typedef int16_t cell;
+typedef vs vcell;
+#define CELLS_FN(name) SD_FAST (name##_cells16)
+#endif
+/* cells a vector, and sum vectors (LANES uint16) a vector of cells */
+#define CELLS (LANES * 2 / SD_SGM_CELL_BYTES)
+#define SUM_VECTORS (CELLS / LANES)
+
+size_t SD_FAST (sd_fast_sgm_workspace_bytes_cells8) (const SdParams * p,
+    int width, int height, int band_rows);
+size_t SD_FAST (sd_fast_sgm_workspace_bytes_cells16) (const SdParams * p,
+    int width, int height, int band_rows);
+void SD_FAST (sd_fast_sgm_cells8) (const SdParams * p, SdCostRows cost_rows,
+    void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows);
+void SD_FAST (sd_fast_sgm_cells16) (const SdParams * p, SdCostRows cost_rows,
+    void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows);
 /* How many pixels ahead the second sweep asks for the stored sums: it
  * would otherwise wait for each pixel's from memory */
 #define SUMS_AHEAD 4
 
-static inline vs
-load_cost (const uint8_t * c)
+static inline vcell
+load_cells (const cell * p)
 {
+  vcell v;
+  memcpy (&v, p, sizeof (v));
+  return v;
+}
+
+static inline void
+store_cells (cell * p, vcell v)
+{
+  memcpy (p, &v, sizeof (v));
+}
+
+static inline vcell
+splat_cells (int v)
+{
+  return (vcell) { } + (cell) v;
+}
+
+/* The costs of a vector's cells. */
+static inline vcell
+load_costs (const uint8_t * c)
+{
+#if SD_SGM_CELL_BYTES == 1
+  vcell v;
+  memcpy (&v, c, sizeof (v));
+  return v;
+#else
   vb b;
   memcpy (&b, c, sizeof (b));
   return __builtin_convertvector (b, vs);
+#endif
+}
+
+static inline vcell
+min_cells (vcell a, vcell b)
+{
+#if SD_SGM_CELL_BYTES == 1
+  return vminu8 (a, b);
+#else
+  return vmin (a, b);
+#endif
+}
+
+/* Sum vector h of a vector of cells: its values as uint16 lanes. */
+static inline vu
+sum_lanes (vcell v, int h)
+{
+#if SD_SGM_CELL_BYTES == 1
+  vb half;
+  memcpy (&half, (const char *) &v + h * LANES, sizeof (half));
+  return __builtin_convertvector (half, vu);
+#else
+  (void) h;
+  return (vu) v;
+#endif
 }
 
 /* The smallest lane, unsigned, by halving down to 8 lanes and then, where
@@ -105,9 +193,9 @@ hmin (vu v)
 typedef struct
 {
   int dx, dy;                   /* the previous pixel is (x - dx, y - dy) */
-  int16_t *rows[2];
+  cell *rows[2];
   int *mins[2];
-  int16_t *own[2];              /* the horizontal path's */
+  cell *own[2];                 /* the horizontal path's */
 } Path;
 
 /* The paths of one sweep: paths[0] is the horizontal one. */
@@ -132,17 +220,19 @@ typedef struct
                                  * down sweep's first, the others the up
                                  * sweep's */
   bool right;                   /* the right view is asked for */
-  RightRow right_rows;          /* the band's rows' (width + padded slots a row) */
+  RightRow right_rows;          /* the band's rows' (width + summed slots a row) */
   int16_t *disp;                /* the frame's */
   uint8_t *margin;              /* the frame's, or NULL */
   const uint8_t *guide;         /* the frame's */
   int width, height, D;
   int y0, rows;                 /* the band's frame rows */
-  int padded;                   /* D rounded up to LANES */
+  int padded;                   /* D rounded up to CELLS */
+  int summed;                   /* D rounded up to LANES: a pixel's sums */
   int block;                    /* padded + 2: a pixel's path costs */
-  vs tail;                      /* lanes of the last vector that are disparities */
+  vcell tail;                   /* cells of the last vector that are disparities */
+  int sentinel;                 /* the cells that are none */
   vu lane;                      /* 0 .. LANES - 1 */
-  const int16_t *zeros;         /* a block of zeros: a path's start */
+  const cell *zeros;            /* a block of zeros: a path's start */
   int p2_of_step[SD_GUIDE_STEPS];        /* the P2 of each step between two
                                          * 8-bit guide values: a lookup,
                                          * not a division a pixel and path */
@@ -152,7 +242,7 @@ typedef struct
  * smallest one and the P2 of the step. */
 typedef struct
 {
-  const int16_t *prev;
+  const cell *prev;
   int prev_min, p2;
 } StepIn;
 
@@ -179,7 +269,7 @@ keep_smaller (vu * least, vu * index, vu sum, vu at, bool or_equal)
 }
 
 /* A thread's read-out of the second sweep's pixels: a pixel's summed
- * costs (padded), and the right view's candidates of its columns (see
+ * costs (summed), and the right view's candidates of its columns (see
  * pixels). */
 typedef struct
 {
@@ -201,9 +291,11 @@ typedef struct
 static inline void
 add_sums (const Frame * f, PixelSums * ps, int k, vu sum)
 {
-  const vu none = (vu) { } + (uint16_t) 0xFFFF, tail = (vu) f->tail;
-  if (k + LANES >= f->padded)
-    sum = (sum & tail) | (none & ~tail);
+  const vu none = (vu) { } + (uint16_t) 0xFFFF;
+  if (k + LANES > f->D) {
+    const vu keep = (vu) (f->lane + (uint16_t) k < (vu) { } + (uint16_t) f->D);
+    sum = (sum & keep) | (none & ~keep);
+  }
   memcpy (ps->sums + k, &sum, sizeof (sum));
   ps->least = vminu (ps->least, sum);
   if (ps->right.least) {
@@ -218,46 +310,56 @@ add_sums (const Frame * f, PixelSums * ps, int k, vu sum)
 
 /* The n paths' costs at one pixel (cost c) from their inputs into out[i]
  * (block + 1), their smallest ones into out_min[i], and their sum, as the
- * row's role says: into partial (padded values; past the caches, as the
+ * row's role says: into partial (summed values; past the caches, as the
  * other sweep reads it rows later), or added to partial into ps.  n is a
  * constant where this is inlined, role the same for a whole row. */
 static inline __attribute__((always_inline)) void
 pixel_step (const Frame * f, int n, RowRole role, const uint8_t * c,
-    const StepIn * in, int16_t * const *out, int *out_min, uint16_t * partial,
+    const StepIn * in, cell * const *out, int *out_min, uint16_t * partial,
     PixelSums * ps)
 {
-  const vs p1 = splat (f->p->p1), sentinel = splat (SENTINEL);
-  vs least[MAX_SWEEP_PATHS], jump[MAX_SWEEP_PATHS], base[MAX_SWEEP_PATHS];
+  const vcell p1 = splat_cells (f->p->p1), sentinel = splat_cells (f->sentinel);
+  vcell least[MAX_SWEEP_PATHS], jump[MAX_SWEEP_PATHS], base[MAX_SWEEP_PATHS];
   for (int i = 0; i < n; i++) {
     least[i] = sentinel;
-    base[i] = splat (in[i].prev_min);
-    jump[i] = splat (in[i].prev_min + in[i].p2);
+    base[i] = splat_cells (in[i].prev_min);
+    jump[i] = splat_cells (in[i].prev_min + in[i].p2);
   }
-  for (int k = 0; k < f->padded; k += LANES) {
-    const vs cost = load_cost (c + k);
-    const bool last = k + LANES >= f->padded;
-    vu acc = { };
+  for (int k = 0; k < f->padded; k += CELLS) {
+    const vcell cost = load_costs (c + k);
+    const bool last = k + CELLS >= f->padded;
+    vu acc[SUM_VECTORS];
+    for (int h = 0; h < SUM_VECTORS; h++)
+      acc[h] = (vu) { };
     for (int i = 0; i < n; i++) {
-      const int16_t *prev = in[i].prev + k;
-      const vs best = vmin (vmin (load (prev), load (prev - 1) + p1),
-          vmin (load (prev + 1) + p1, jump[i]));
-      vs o = cost + best - base[i];
+      const cell *prev = in[i].prev + k;
+      const vcell best = min_cells (min_cells (load_cells (prev),
+              load_cells (prev - 1) + p1), min_cells (load_cells (prev + 1) +
+              p1, jump[i]));
+      vcell o = cost + best - base[i];
       if (last)
         o = (o & f->tail) | (sentinel & ~f->tail);
-      store (out[i] + k, o);
-      least[i] = vmin (least[i], o);
-      acc += (vu) o;
+      store_cells (out[i] + k, o);
+      least[i] = min_cells (least[i], o);
+      for (int h = 0; h < SUM_VECTORS; h++)
+        acc[h] += sum_lanes (o, h);
     }
-    if (role == ROW_FIRST) {
-      store_streamed (partial + k, acc);
-    } else if (role == ROW_SECOND) {
-      vu first;
-      memcpy (&first, partial + k, sizeof (first));
-      add_sums (f, ps, k, acc + first);
+    /* with uint8 cells the last vector's upper half may be padding alone,
+     * which has no sums */
+    for (int h = 0; h < SUM_VECTORS && k + h * LANES < f->summed; h++) {
+      const int ks = k + h * LANES;
+      if (role == ROW_FIRST) {
+        store_streamed (partial + ks, acc[h]);
+      } else if (role == ROW_SECOND) {
+        vu first;
+        memcpy (&first, partial + ks, sizeof (first));
+        add_sums (f, ps, ks, acc[h] + first);
+      }
     }
   }
   for (int i = 0; i < n; i++)
-    out_min[i] = hmin ((vu) least[i]);
+    out_min[i] = hmin (SUM_VECTORS == 1 ? sum_lanes (least[i], 0) :
+        vminu (sum_lanes (least[i], 0), sum_lanes (least[i], SUM_VECTORS - 1)));
 }
 
 static int
@@ -343,8 +445,8 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
    * a tenth more (docs/performance.md) */
   struct
   {
-    const int16_t *prev;
-    int16_t *cur;
+    const cell *prev;
+    cell *cur;
     const int *prev_min;
     int *cur_min;
     bool first;                 /* the path starts on this row */
@@ -362,14 +464,14 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
     row[r].cur_min = paths[r].mins[y & 1];
     row[r].first = y - paths[r].dy < 0 || y - paths[r].dy >= h;
   }
-  int16_t *const own[2] = { paths[0].own[0], paths[0].own[1] };
+  cell *const own[2] = { paths[0].own[0], paths[0].own[1] };
   const bool adaptive = sd_params_p2_adaptive (f->p);
   for (int j = ja; j < jb; j++) {
     const int x = dx > 0 ? j : w - 1 - j;
     const size_t pix = (size_t) y * w + x;
     const size_t in_band = band_row + x;
     StepIn in[MAX_SWEEP_PATHS];
-    int16_t *out[MAX_SWEEP_PATHS];
+    cell *out[MAX_SWEEP_PATHS];
     int out_min[MAX_SWEEP_PATHS];
     for (int r = 0; r < n; r++) {
       const int pdx = paths[r].dx, pdy = paths[r].dy, px = x - pdx;
@@ -391,8 +493,8 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
     if (role == ROW_SECOND) {
       if (j + SUMS_AHEAD < jb) {
         const char *ahead = (const char *) (f->sum + (in_band + (dx > 0 ?
-                    SUMS_AHEAD : -SUMS_AHEAD)) * f->padded);
-        for (size_t b = 0; b < f->padded * sizeof (uint16_t); b += 64)
+                    SUMS_AHEAD : -SUMS_AHEAD)) * f->summed);
+        for (size_t b = 0; b < f->summed * sizeof (uint16_t); b += 64)
           __builtin_prefetch (ahead + b);
       }
       ps.sums = ro->sums;
@@ -405,7 +507,7 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
       }
     }
     pixel_step (f, n, role, f->cost + in_band * f->D, in, out, out_min,
-        f->sum + in_band * f->padded, &ps);
+        f->sum + in_band * f->summed, &ps);
     for (int r = 0; r < n; r++)
       row[r].cur_min[x] = out_min[r];
     if (role == ROW_SECOND)
@@ -433,7 +535,7 @@ offered_slots (const Frame * f, bool down, int j0, int j1, int *lo, int *hi)
   if (xa < dmin)
     xa = dmin;
   *lo = xa > xb ? 0 : w - 1 - xb + dmin;
-  *hi = xa > xb ? 0 : w - 1 - xa + dmin + f->padded;
+  *hi = xa > xb ? 0 : w - 1 - xa + dmin + f->summed;
 }
 
 /* A thread's right candidates of frame row y, slots [lo, hi), into the
@@ -441,7 +543,7 @@ offered_slots (const Frame * f, bool down, int j0, int j1, int *lo, int *hi)
 static void
 merge_right (const Frame * f, const ReadOutRows * ro, int y, int lo, int hi)
 {
-  const size_t at = (size_t) (y - f->y0) * (f->width + f->padded);
+  const size_t at = (size_t) (y - f->y0) * (f->width + f->summed);
   uint16_t *least = f->right_rows.least + at;
   uint16_t *index = f->right_rows.index + at;
   for (int i = lo; i < hi; i++) {
@@ -518,6 +620,12 @@ sweep (const Frame * f, int n, const Path * paths, const ReadOutRows * ro,
 static int
 padded (int D)
 {
+  return (D + CELLS - 1) / CELLS * CELLS;
+}
+
+static int
+summed (int D)
+{
   return (D + LANES - 1) / LANES * LANES;
 }
 
@@ -532,14 +640,14 @@ sgm_rows (int height, int band_rows)
 static size_t
 right_row_values (const SdParams * p, int width)
 {
-  return 2 * ((size_t) width + padded (p->num_disparities));
+  return 2 * ((size_t) width + summed (p->num_disparities));
 }
 
 /* The values of a thread's ReadOutRows. */
 static size_t
 read_out_row_values (const SdParams * p, int width)
 {
-  return padded (p->num_disparities) + right_row_values (p, width);
+  return summed (p->num_disparities) + right_row_values (p, width);
 }
 
 /* The workspace: the first sweep's partial sums (a band's rows), the right
@@ -551,14 +659,14 @@ typedef struct
 {
   uint16_t *sum;
   uint16_t *right_rows;         /* RightRow per band row */
-  int16_t *blocks[2];           /* per sweep: 2 rows a path */
+  cell *blocks[2];              /* per sweep: 2 rows a path */
   int *mins[2];                 /* per sweep: 2 rows a path */
-  int16_t *kept_blocks;         /* per band edge: a row a vertical up path */
+  cell *kept_blocks;            /* per band edge: a row a vertical up path */
   int *kept_mins;
-  int16_t *zeros;
+  cell *zeros;
   uint16_t *rows;               /* ReadOutRows per thread */
   Progress *progress;           /* per thread */
-  int16_t *own;                 /* per thread: Path.own */
+  cell *own;                    /* per thread: Path.own */
 } Workspace;
 
 /* The values of a thread's Path.own: two blocks, on cache lines no other
@@ -566,7 +674,7 @@ typedef struct
 static size_t
 own_values (size_t block)
 {
-  return (2 * block + 31) / 32 * 32;
+  return (2 * block * sizeof (cell) + 63) / 64 * 64 / sizeof (cell);
 }
 
 /* The rows of a path kept at one band edge: its vertical up paths'. */
@@ -584,15 +692,15 @@ carve (const SdParams * p, int width, int height, int band_rows, void *base,
   const size_t rows = (size_t) sgm_rows (height, band_rows);
   const size_t kept = (size_t) (bands - 1) * KEPT_PATHS * width;
   const size_t sizes[] = {
-    (size_t) width * rows * (block - 2) * sizeof (uint16_t),
+    (size_t) width * rows * summed (p->num_disparities) * sizeof (uint16_t),
     rows * right_row_values (p, width) * sizeof (uint16_t),
-    blocks * block * sizeof (int16_t), blocks * block * sizeof (int16_t),
+    blocks * block * sizeof (cell), blocks * block * sizeof (cell),
     mins * sizeof (int), mins * sizeof (int),
-    kept * block * sizeof (int16_t), kept * sizeof (int),
-    block * sizeof (int16_t),
+    kept * block * sizeof (cell), kept * sizeof (int),
+    block * sizeof (cell),
     threads * read_out_row_values (p, width) * sizeof (uint16_t),
     threads * sizeof (Progress),
-    threads * own_values (block) * sizeof (int16_t),
+    threads * own_values (block) * sizeof (cell),
   };
   void **parts[] = {
     (void **) &ws->sum, (void **) &ws->right_rows,
@@ -613,7 +721,7 @@ carve (const SdParams * p, int width, int height, int band_rows, void *base,
 }
 
 size_t
-SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * p, int width,
+CELLS_FN (sd_fast_sgm_workspace_bytes) (const SdParams * p, int width,
     int height, int band_rows)
 {
   Workspace ws;
@@ -646,9 +754,9 @@ sweep_paths (const Frame * f, const Workspace * ws, int s, Path * paths)
 #define MIN_COLUMNS 32
 
 static void
-edge_sentinels (int16_t * block, int values)
+edge_sentinels (const Frame * f, cell * block)
 {
-  block[0] = block[values - 1] = SENTINEL;
+  block[0] = block[f->block - 1] = (cell) f->sentinel;
 }
 
 static ReadOutRows
@@ -656,10 +764,10 @@ read_out_rows (const Frame * f, const Workspace * ws, int thread)
 {
   uint16_t *base = ws->rows + (size_t) thread * read_out_row_values (f->p,
       f->width);
-  const size_t right = (size_t) f->width + f->padded;
+  const size_t right = (size_t) f->width + f->summed;
   return (ReadOutRows) {
   base, {
-  base + f->padded, base + f->padded + right}};
+  base + f->summed, base + f->summed + right}};
 }
 
 /* Thread k of the count that run sweep s, thread t of the team; progress
@@ -680,14 +788,13 @@ run_sweep (const Frame * f, const Workspace * ws, int s, int k, int count,
   for (int parity = 0; parity < 2; parity++) {
     paths[0].own[parity] = ws->own + t * own_values (f->block) +
         parity * f->block;
-    edge_sentinels (paths[0].own[parity], f->block);
+    edge_sentinels (f, paths[0].own[parity]);
   }
   for (int r = 0; r < n; r++)
     for (int parity = 0; parity < 2; parity++)
       for (int j = j0; j < j1; j++) {
         const int x = paths[0].dx > 0 ? j : w - 1 - j;
-        edge_sentinels (paths[r].rows[parity] + (size_t) x * f->block,
-            f->block);
+        edge_sentinels (f, paths[r].rows[parity] + (size_t) x * f->block);
       }
   Progress *self = &progress[k];
   Progress *before = k > 0 ? &progress[k - 1] : NULL;
@@ -749,7 +856,7 @@ right_disparities (const Frame * f, int16_t * right_disp)
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (f->p))
   for (int y = f->y0; y < f->y0 + f->rows; y++) {
     const uint16_t *index = f->right_rows.index + (size_t) (y - f->y0) *
-        (w + f->padded);
+        (w + f->summed);
     for (int xr = 0; xr < w; xr++)
       right_disp[(size_t) y * w + xr] = sd_right_candidates (f->p, w,
           xr) == 0 ? SD_DISP_INVALID : (int16_t) (dmin + index[w - 1 - xr]);
@@ -777,11 +884,11 @@ keep_edge (const Frame * f, const Workspace * ws, int e, int y, bool restore)
   const size_t w = (size_t) f->width;
   for (int r = 1; r < n; r++) {
     const size_t slot = (size_t) e * KEPT_PATHS + (size_t) (r - 1);
-    int16_t *kept_blocks = ws->kept_blocks + slot * w * f->block;
+    cell *kept_blocks = ws->kept_blocks + slot * w * f->block;
     int *kept_mins = ws->kept_mins + slot * w;
-    int16_t *blocks = paths[r].rows[y & 1];
+    cell *blocks = paths[r].rows[y & 1];
     int *mins = paths[r].mins[y & 1];
-    const size_t block_bytes = w * f->block * sizeof (int16_t);
+    const size_t block_bytes = w * f->block * sizeof (cell);
     if (restore) {
       memcpy (blocks, kept_blocks, block_bytes);
       memcpy (mins, kept_mins, w * sizeof (int));
@@ -793,7 +900,7 @@ keep_edge (const Frame * f, const Workspace * ws, int e, int y, bool restore)
 }
 
 void
-SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
+CELLS_FN (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
     void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
     int16_t * right_disp, void *workspace, int width, int height,
     int band_rows)
@@ -804,21 +911,23 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
   Frame f = {
     .p = p,.guide = guide,.width = width,.height = height,
     .D = p->num_disparities,.padded = padded (p->num_disparities),
+    .summed = summed (p->num_disparities),
     .zeros = ws.zeros,.sum = ws.sum,.disp = disp,.margin = margin,
     .right = sd_params_lr_check (p) != SD_LR_CHECK_OFF,
+    .sentinel = SD_SGM_CELL_BYTES == 1 ? 255 - p->p1 : 0x4000,
   };
   f.block = f.padded + 2;
   /* a band row's candidates: the smallest sums, then their indices */
-  const size_t right_row = (size_t) width + f.padded;
+  const size_t right_row = (size_t) width + f.summed;
   f.right_rows = (RightRow) {
   ws.right_rows, ws.right_rows + (size_t) sgm_rows (height, band_rows) *
         right_row};
-  for (int i = 0; i < LANES; i++) {
-    f.tail[i] = (f.padded - LANES + i) < f.D ? -1 : 0;
+  for (int i = 0; i < CELLS; i++)
+    f.tail[i] = (f.padded - CELLS + i) < f.D ? (cell) ~0 : 0;
+  for (int i = 0; i < LANES; i++)
     f.lane[i] = (uint16_t) i;
-  }
   for (int i = 0; i < f.block; i++)
-    ws.zeros[i] = i >= 1 && i <= f.D ? 0 : SENTINEL;
+    ws.zeros[i] = i >= 1 && i <= f.D ? 0 : (cell) f.sentinel;
   for (int i = 0; i < SD_GUIDE_STEPS; i++)
     f.p2_of_step[i] = sd_cpu_penalty2 (p, i);
 
@@ -845,6 +954,47 @@ SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
   }
 }
 
+#if SD_SGM_CELL_BYTES == 2
+/* Whether the sweeps take uint8 cells: where they give the same path
+ * costs (see the top: the largest cost plus P2, the adaptive one being at
+ * most P2, plus P1 at most 255; the defaults' census-ad costs with P1 40
+ * and P2 128 fit), and where rounding D up to twice the lanes adds at most
+ * a tenth to a pixel's cells.  A vector of uint8 cells costs more than an
+ * int16 one (its sums are widened to two vectors of 16 bits): with AVX-512
+ * the sweeps were slower with them at 80 and 160 disparities (128 and 192
+ * cells against 96 and 160), faster at 240 (256 either way;
+ * docs/performance.md). */
+static bool
+cells8_fit (const SdParams * p)
+{
+  const int D = p->num_disparities;
+  const int cells16 = (D + LANES - 1) / LANES * LANES;
+  const int cells8 = (D + 2 * LANES - 1) / (2 * LANES) * (2 * LANES);
+  return sd_cost_max (p) + p->p2 + p->p1 <= 255 && 10 * cells8 <= 11 *
+      cells16;
+}
+
+size_t
+SD_FAST (sd_fast_sgm_workspace_bytes) (const SdParams * p, int width,
+    int height, int band_rows)
+{
+  return cells8_fit (p) ?
+      SD_FAST (sd_fast_sgm_workspace_bytes_cells8) (p, width, height,
+      band_rows) : SD_FAST (sd_fast_sgm_workspace_bytes_cells16) (p, width,
+      height, band_rows);
+}
+
+void
+SD_FAST (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
+    void *cost_user, const uint8_t * guide, int16_t * disp, uint8_t * margin,
+    int16_t * right_disp, void *workspace, int width, int height,
+    int band_rows)
+{
+  (cells8_fit (p) ? SD_FAST (sd_fast_sgm_cells8) :
+      SD_FAST (sd_fast_sgm_cells16)) (p, cost_rows, cost_user, guide, disp,
+      margin, right_disp, workspace, width, height, band_rows);
+}
+
 const SdCpuStages SD_FAST (sd_fast_stages) = {
   .isa = SD_FAST_NAME_OF_ISA,
   .workspace_bytes = SD_FAST (sd_fast_sgm_workspace_bytes),
@@ -857,3 +1007,4 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .guided_median = SD_FAST (sd_fast_guided_median),
   .temporal_row = SD_FAST (sd_fast_temporal_row),
 };
+#endif

@@ -37,6 +37,8 @@ typedef uint16_t vu __attribute__((vector_size (LANES * 2)));
 typedef uint8_t vb __attribute__((vector_size (LANES)));
 /* As wide, of int32 lanes (LANES / 2 of them). */
 typedef int32_t vi __attribute__((vector_size (LANES * 2)));
+/* As wide, of uint8 lanes (2 LANES of them). */
+typedef uint8_t vbw __attribute__((vector_size (LANES * 2)));
 
 static inline vs
 load (const int16_t * p)
@@ -109,6 +111,24 @@ vminu (vu a, vu b)
   return vminq_u16 (a, b);
 #else
   const vu a_less = (vu) (a < b);
+  return (a & a_less) | (b & ~a_less);
+#endif
+}
+
+/* Lane-wise uint8 minimum. */
+static inline vbw
+vminu8 (vbw a, vbw b)
+{
+#if defined(__AVX512BW__)
+  return (vbw) _mm512_min_epu8 ((__m512i) a, (__m512i) b);
+#elif defined(__AVX2__)
+  return (vbw) _mm256_min_epu8 ((__m256i) a, (__m256i) b);
+#elif defined(__SSE2__)
+  return (vbw) _mm_min_epu8 ((__m128i) a, (__m128i) b);
+#elif defined(__ARM_NEON)
+  return vminq_u8 (a, b);
+#else
+  const vbw a_less = (vbw) (a < b);
   return (a & a_less) | (b & ~a_less);
 #endif
 }

@@ -31,7 +31,7 @@ cd "$work"
 # the sources built once per instruction set, as common/meson.build lists
 # them, and every other source of the engine but the shimmed readers
 per_isa=$(sed -n '/^sdfast_sources/,/)/p' "$root/common/meson.build" |
-  grep -o "fast/[a-z-]*\.c")
+  grep -o "fast/[a-z0-9-]*\.c")
 once=()
 for f in "$root"/common/*.c "$root"/common/cpu/*.c "$root"/common/fast/*.c; do
   case "$f" in
