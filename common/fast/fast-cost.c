@@ -247,14 +247,6 @@ absdiff_lanes (vb a, vb b)
   return ((a - b) & a_more) | ((b - a) & ~a_more);
 }
 
-static inline vb
-load_bytes (const uint8_t * p)
-{
-  vb v;
-  memcpy (&v, p, sizeof (v));
-  return v;
-}
-
 /* LANES costs of a left pixel of intensity li: sd_cost_census_ad of the
  * Hamming distances h and the differences from the right intensities r
  * (blend), or those differences alone. */
@@ -313,6 +305,7 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
   const bool is_census = sd_params_uses_census (p);
   const bool blend = p->cost == SD_COST_CENSUS_AD;
   const int census_max = sd_cost_max (p);
+  const bool intensities = blend || !is_census;
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++) {
     const size_t row = (size_t) y * width;
@@ -329,13 +322,14 @@ SD_FAST (sd_fast_cost_volume) (const SdParams * p, const uint8_t * left,
             width - 1);
         if (is_census)
           reversed[i] = census_right[at];
-        reversed_right[i] = right[at];
+        if (intensities)
+          reversed_right[i] = right[at];
       }
       for (int x = x0; x < x1; x++) {
         uint8_t *c = cost + (row + x) * D;
         if (is_census)
           hamming_row (c, reversed + (x1 - 1 - x), census_left[row + x], D);
-        if (blend || !is_census)
+        if (intensities)
           pixel_costs (c, reversed_right + (x1 - 1 - x), left[row + x], D,
               blend, (unsigned) census_max);
       }

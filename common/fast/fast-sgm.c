@@ -116,9 +116,7 @@ load_costs (const uint8_t * c)
   memcpy (&v, c, sizeof (v));
   return v;
 #else
-  vb b;
-  memcpy (&b, c, sizeof (b));
-  return __builtin_convertvector (b, vs);
+  return __builtin_convertvector (load_bytes (c), vs);
 #endif
 }
 
@@ -179,6 +177,17 @@ hmin (vu v)
     if (m4[i] < m)
       m = m4[i];
   return m;
+#endif
+}
+
+/* The smallest of a vector's cells. */
+static inline int
+min_of_cells (vcell v)
+{
+#if SD_SGM_CELL_BYTES == 1
+  return hmin (vminu (sum_lanes (v, 0), sum_lanes (v, 1)));
+#else
+  return hmin ((vu) v);
 #endif
 }
 
@@ -358,8 +367,7 @@ pixel_step (const Frame * f, int n, RowRole role, const uint8_t * c,
     }
   }
   for (int i = 0; i < n; i++)
-    out_min[i] = hmin (SUM_VECTORS == 1 ? sum_lanes (least[i], 0) :
-        vminu (sum_lanes (least[i], 0), sum_lanes (least[i], SUM_VECTORS - 1)));
+    out_min[i] = min_of_cells (least[i]);
 }
 
 static int

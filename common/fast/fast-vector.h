@@ -54,6 +54,14 @@ store (int16_t * p, vs v)
   memcpy (p, &v, sizeof (v));
 }
 
+static inline vb
+load_bytes (const uint8_t * p)
+{
+  vb v;
+  memcpy (&v, p, sizeof (v));
+  return v;
+}
+
 /* Lane-wise minimum: the instruction where there is one (GCC does not find
  * it in the generic form, which costs a compare and three logic ops). */
 static inline vs
