@@ -130,19 +130,90 @@ min_cells (vcell a, vcell b)
 #endif
 }
 
-/* Sum vector h of a vector of cells: its values as uint16 lanes. */
+/* The sums of a vector of cells as a pixel's paths add up: SUM_VECTORS
+ * vectors, with uint8 cells in the order add_cell_pair leaves them. */
+typedef struct
+{
+  vu v[SUM_VECTORS];
+} CellSums;
+
+#if SD_SGM_CELL_BYTES == 1
+/* Half h of a vector of uint8 cells as uint16 lanes. */
 static inline vu
 sum_lanes (vcell v, int h)
 {
-#if SD_SGM_CELL_BYTES == 1
   vb half;
   memcpy (&half, (const char *) &v + h * LANES, sizeof (half));
   return __builtin_convertvector (half, vu);
+}
+
+/* Two paths' cells, a and b, added into sums.  On x86 their bytes are
+ * interleaved (one unpack a half) and each pair added by one multiply-add
+ * by ones: two instructions a half for two paths, where widening each path
+ * takes three for both halves.  The unpacks work within 16-byte lanes, so
+ * per lane its first 8 cells' sums are in v[0] and the other 8 in v[1];
+ * sums_in_order puts them back (with 16-byte vectors they are in order). */
+static inline void
+add_cell_pair (CellSums * sums, vcell a, vcell b)
+{
+#if defined(__AVX512BW__)
+  const __m512i ones = _mm512_set1_epi8 (1);
+  sums->v[0] += (vu) _mm512_maddubs_epi16 (_mm512_unpacklo_epi8 ((__m512i) a,
+          (__m512i) b), ones);
+  sums->v[1] += (vu) _mm512_maddubs_epi16 (_mm512_unpackhi_epi8 ((__m512i) a,
+          (__m512i) b), ones);
+#elif defined(__AVX2__)
+  const __m256i ones = _mm256_set1_epi8 (1);
+  sums->v[0] += (vu) _mm256_maddubs_epi16 (_mm256_unpacklo_epi8 ((__m256i) a,
+          (__m256i) b), ones);
+  sums->v[1] += (vu) _mm256_maddubs_epi16 (_mm256_unpackhi_epi8 ((__m256i) a,
+          (__m256i) b), ones);
+#elif defined(__SSSE3__)
+  const __m128i ones = _mm_set1_epi8 (1);
+  sums->v[0] += (vu) _mm_maddubs_epi16 (_mm_unpacklo_epi8 ((__m128i) a,
+          (__m128i) b), ones);
+  sums->v[1] += (vu) _mm_maddubs_epi16 (_mm_unpackhi_epi8 ((__m128i) a,
+          (__m128i) b), ones);
 #else
-  (void) h;
-  return (vu) v;
+  for (int h = 0; h < SUM_VECTORS; h++)
+    sums->v[h] += sum_lanes (a, h) + sum_lanes (b, h);
 #endif
 }
+
+/* The sums of add_cell_pair in the cells' order. */
+static inline void
+sums_in_order (CellSums * sums)
+{
+#if defined(__AVX512BW__)
+  /* 16-byte lanes: v[0] holds the cells' 0-7, 16-23, 32-39 and 48-55,
+   * v[1] their 8-15, 24-31, 40-47 and 56-63 */
+  const __m512i first = _mm512_set_epi64 (11, 10, 3, 2, 9, 8, 1, 0);
+  const __m512i second = _mm512_set_epi64 (15, 14, 7, 6, 13, 12, 5, 4);
+  const __m512i a = (__m512i) sums->v[0], b = (__m512i) sums->v[1];
+  sums->v[0] = (vu) _mm512_permutex2var_epi64 (a, first, b);
+  sums->v[1] = (vu) _mm512_permutex2var_epi64 (a, second, b);
+#elif defined(__AVX2__)
+  /* v[0] holds the cells' 0-7 and 16-23, v[1] their 8-15 and 24-31 */
+  const __m256i a = (__m256i) sums->v[0], b = (__m256i) sums->v[1];
+  sums->v[0] = (vu) _mm256_permute2x128_si256 (a, b, 0x20);
+  sums->v[1] = (vu) _mm256_permute2x128_si256 (a, b, 0x31);
+#else
+  (void) sums;
+#endif
+}
+#else
+static inline void
+add_cell_pair (CellSums * sums, vcell a, vcell b)
+{
+  sums->v[0] += (vu) a + (vu) b;
+}
+
+static inline void
+sums_in_order (CellSums * sums)
+{
+  (void) sums;
+}
+#endif
 
 /* The smallest lane, unsigned, by halving down to 8 lanes and then, where
  * SSE4.1 has it, one instruction.  Path costs are >= 0, so it is their
@@ -337,32 +408,35 @@ pixel_step (const Frame * f, int n, RowRole role, const uint8_t * c,
   for (int k = 0; k < f->padded; k += CELLS) {
     const vcell cost = load_costs (c + k);
     const bool last = k + CELLS >= f->padded;
-    vu acc[SUM_VECTORS];
-    for (int h = 0; h < SUM_VECTORS; h++)
-      acc[h] = (vu) { };
+    CellSums acc = { };
+    vcell o[MAX_SWEEP_PATHS];
     for (int i = 0; i < n; i++) {
       const cell *prev = in[i].prev + k;
       const vcell best = min_cells (min_cells (load_cells (prev),
               load_cells (prev - 1) + p1), min_cells (load_cells (prev + 1) +
               p1, jump[i]));
-      vcell o = cost + best - base[i];
+      o[i] = cost + best - base[i];
       if (last)
-        o = (o & f->tail) | (sentinel & ~f->tail);
-      store_cells (out[i] + k, o);
-      least[i] = min_cells (least[i], o);
-      for (int h = 0; h < SUM_VECTORS; h++)
-        acc[h] += sum_lanes (o, h);
+        o[i] = (o[i] & f->tail) | (sentinel & ~f->tail);
+      store_cells (out[i] + k, o[i]);
+      least[i] = min_cells (least[i], o[i]);
+      /* each pair as soon as it is there, which keeps two live */
+      if (role != ROW_ALONE && (i % 2 == 1 || i + 1 == n))
+        add_cell_pair (&acc, o[i - i % 2], i % 2 ? o[i] : (vcell) { });
     }
+    if (role == ROW_ALONE)
+      continue;
+    sums_in_order (&acc);
     /* with uint8 cells the last vector's upper half may be padding alone,
      * which has no sums */
     for (int h = 0; h < SUM_VECTORS && k + h * LANES < f->summed; h++) {
       const int ks = k + h * LANES;
       if (role == ROW_FIRST) {
-        store_streamed (partial + ks, acc[h]);
+        store_streamed (partial + ks, acc.v[h]);
       } else if (role == ROW_SECOND) {
         vu first;
         memcpy (&first, partial + ks, sizeof (first));
-        add_sums (f, ps, ks, acc[h] + first);
+        add_sums (f, ps, ks, acc.v[h] + first);
       }
     }
   }
