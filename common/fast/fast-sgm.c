@@ -86,6 +86,10 @@ void SD_FAST (sd_fast_sgm_cells16) (const SdParams * p, SdCostRows cost_rows,
 /* How many pixels ahead the second sweep asks for the stored sums: it
  * would otherwise wait for each pixel's from memory */
 #define SUMS_AHEAD 4
+/* and both sweeps for the costs: with AVX2 on the 16-core Xeon the frame
+ * at 1920x1080 took 3 to 9 % less so, with AVX-512 1 to 2 %
+ * (docs/performance.md) */
+#define COSTS_AHEAD 4
 
 static inline vcell
 load_cells (const cell * p)
@@ -571,6 +575,12 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
       out[r] = (r == 0 && to_own ? own[j & 1] :
           row[r].cur + (size_t) x * f->block) + 1;
     }
+    if (j + COSTS_AHEAD < jb) {
+      const char *ahead = (const char *) (f->cost + (in_band + (dx > 0 ?
+                  COSTS_AHEAD : -COSTS_AHEAD)) * f->D);
+      for (int b = 0; b < f->D; b += 64)
+        __builtin_prefetch (ahead + b);
+    }
     PixelSums ps = { NULL };
     if (role == ROW_SECOND) {
       if (j + SUMS_AHEAD < jb) {
@@ -1040,20 +1050,18 @@ CELLS_FN (sd_fast_sgm) (const SdParams * p, SdCostRows cost_rows,
 /* Whether the sweeps take uint8 cells: where they give the same path
  * costs (see the top: the largest cost plus P2, the adaptive one being at
  * most P2, plus P1 at most 255; the defaults' census-ad costs with P1 40
- * and P2 128 fit), and where rounding D up to twice the lanes adds at most
- * a tenth to a pixel's cells.  A vector of uint8 cells costs more than an
- * int16 one (its sums are widened to two vectors of 16 bits): with AVX-512
- * the sweeps were slower with them at 80 and 160 disparities (128 and 192
- * cells against 96 and 160), faster at 240 (256 either way;
- * docs/performance.md). */
+ * and P2 128 fit), and where a pixel's cells take fewer vectors than as
+ * int16 (all D above LANES).  A sweep's time goes with its vectors: with
+ * AVX-512 uint8 cells were faster at 80 and 160 disparities too (128 and
+ * 192 cells against 96 and 160), once their sums were taken two paths at a
+ * time (docs/performance.md). */
 static bool
 cells8_fit (const SdParams * p)
 {
   const int D = p->num_disparities;
-  const int cells16 = (D + LANES - 1) / LANES * LANES;
-  const int cells8 = (D + 2 * LANES - 1) / (2 * LANES) * (2 * LANES);
-  return sd_cost_max (p) + p->p2 + p->p1 <= 255 && 10 * cells8 <= 11 *
-      cells16;
+  const int vectors16 = (D + LANES - 1) / LANES;
+  const int vectors8 = (D + 2 * LANES - 1) / (2 * LANES);
+  return sd_cost_max (p) + p->p2 + p->p1 <= 255 && vectors8 < vectors16;
 }
 
 size_t
