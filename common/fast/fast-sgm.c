@@ -91,6 +91,14 @@ void SD_FAST (sd_fast_sgm_cells16) (const SdParams * p, SdCostRows cost_rows,
  * (docs/performance.md) */
 #define COSTS_AHEAD 4
 
+/* Asks for the cache lines of [p, p + bytes). */
+static inline void
+prefetch_bytes (const void *p, size_t bytes)
+{
+  for (size_t b = 0; b < bytes; b += 64)
+    __builtin_prefetch ((const char *) p + b);
+}
+
 static inline vcell
 load_cells (const cell * p)
 {
@@ -575,20 +583,14 @@ pixels (const Frame * f, int n, const Path * paths, RowRole role,
       out[r] = (r == 0 && to_own ? own[j & 1] :
           row[r].cur + (size_t) x * f->block) + 1;
     }
-    if (j + COSTS_AHEAD < jb) {
-      const char *ahead = (const char *) (f->cost + (in_band + (dx > 0 ?
-                  COSTS_AHEAD : -COSTS_AHEAD)) * f->D);
-      for (int b = 0; b < f->D; b += 64)
-        __builtin_prefetch (ahead + b);
-    }
+    if (j + COSTS_AHEAD < jb)
+      prefetch_bytes (f->cost + (in_band + (dx > 0 ? COSTS_AHEAD :
+                  -COSTS_AHEAD)) * f->D, f->D);
     PixelSums ps = { NULL };
     if (role == ROW_SECOND) {
-      if (j + SUMS_AHEAD < jb) {
-        const char *ahead = (const char *) (f->sum + (in_band + (dx > 0 ?
-                    SUMS_AHEAD : -SUMS_AHEAD)) * f->summed);
-        for (size_t b = 0; b < f->summed * sizeof (uint16_t); b += 64)
-          __builtin_prefetch (ahead + b);
-      }
+      if (j + SUMS_AHEAD < jb)
+        prefetch_bytes (f->sum + (in_band + (dx > 0 ? SUMS_AHEAD :
+                    -SUMS_AHEAD)) * f->summed, f->summed * sizeof (uint16_t));
       ps.sums = ro->sums;
       ps.least = (vu) { } + (uint16_t) 0xFFFF;
       ps.backwards = dx < 0;
