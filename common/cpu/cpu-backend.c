@@ -156,6 +156,9 @@ static const SdCpuStages reference_stages = {
   .median_disparity = reference_median_disparity,
   .hbp_workspace_bytes = sd_cpu_hbp_workspace_bytes,
   .hbp = sd_cpu_hbp,
+  .tiled_bp_workspace_bytes = sd_cpu_tiled_bp_workspace_bytes,
+  .tiled_bp = sd_cpu_tiled_bp,
+  .tiled_bp_arithmetic = &sd_tiled_bp_reference_arithmetic,
   .guided_median = reference_guided_median,
   .temporal_row = sd_temporal_row,
 };
@@ -238,23 +241,17 @@ typedef struct
       void *workspace, int width, int height);
 } BpMethod;
 
-static const BpMethod tiled_bp = { sd_cpu_tiled_bp_workspace_bytes,
-  sd_cpu_tiled_bp
-};
-
-static const BpMethod fast_tiled_bp = { sd_fast_tiled_bp_workspace_bytes,
-  sd_fast_tiled_bp
-};
-
 /* The belief propagation method of params->algorithm (hbp or tiled-bp). */
 static BpMethod
 bp_method (const SdCpuState * s, const SdParams * p)
 {
+  const SdCpuStages *st = stages (s);
   if (p->algorithm == SD_ALGORITHM_HBP) {
-    const BpMethod hbp = { stages (s)->hbp_workspace_bytes, stages (s)->hbp };
+    const BpMethod hbp = { st->hbp_workspace_bytes, st->hbp };
     return hbp;
   }
-  return s->fast ? fast_tiled_bp : tiled_bp;
+  const BpMethod tiled = { st->tiled_bp_workspace_bytes, st->tiled_bp };
+  return tiled;
 }
 
 /* The bytes a pixel of a band holds in process_band whatever the

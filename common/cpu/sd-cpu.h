@@ -15,6 +15,7 @@
 #ifndef SD_CPU_H
 #define SD_CPU_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -214,14 +215,32 @@ void sd_cpu_hbp (const SdParams * params, const float *data, float *belief,
  * parameters allow (data-weight x data-trunc + 4 x disc-trunc) fits an
  * int32 with room. */
 #define SD_TILED_BP_ONE 1024
-/* cost in SD_TILED_BP_ONE units, rounded to nearest (even) */
-int32_t sd_tiled_bp_fixed (float cost);
+/* cost in SD_TILED_BP_ONE units, rounded to nearest (even): rintf, which
+ * GCC inlines where lrintf, which may set errno, stays a call (a tenth of
+ * a tile's visit) */
+static inline int32_t
+sd_tiled_bp_fixed (float cost)
+{
+  return (int32_t) rintf (cost * SD_TILED_BP_ONE);
+}
 /* The message of data plus three incoming messages (all D fixed-point
  * values): min-convolution with |dp - dq|, normalised to a smallest entry
  * of 0, capped at disc_trunc. */
 void sd_tiled_bp_message (const int32_t * data, const int32_t * in_a,
     const int32_t * in_b, const int32_t * in_c, int32_t * out,
     int num_disparities, int32_t disc_trunc);
+/* n costs in fixed point, sd_tiled_bp_fixed each */
+void sd_tiled_bp_to_fixed (const float *cost, int32_t * fixed, int n);
+/* What a tiled BP visit computes with: these two, or a fast build's
+ * versions of them, to the bit. */
+typedef struct
+{
+  void (*message) (const int32_t * data, const int32_t * in_a,
+      const int32_t * in_b, const int32_t * in_c, int32_t * out,
+      int num_disparities, int32_t disc_trunc);
+  void (*to_fixed) (const float *cost, int32_t * fixed, int n);
+} SdTiledBpArithmetic;
+extern const SdTiledBpArithmetic sd_tiled_bp_reference_arithmetic;
 /* tiles of tile pixels that cover size pixels */
 int sd_tiled_bp_tiles (int size, int tile);
 /* The workspace: the messages that cross tile edges (zeroed before the
@@ -244,12 +263,12 @@ void sd_cpu_tiled_bp (const SdParams * params, const float *data,
  * NULL.  sd_cpu_tiled_bp is a sequence of these. */
 void sd_cpu_tiled_bp_visit (const SdParams * params, const float *data,
     float *belief, void *workspace, int width, int height, int tx, int ty);
-/* The same with the edges' messages and the visit's grid apart: visits
- * that run at once (the tiles of one anti-diagonal) share the edges and
- * each has a grid of its own. */
-void sd_cpu_tiled_bp_visit_in (const SdParams * params, const float *data,
-    float *belief, void *edges, void *grid, int width, int height, int tx,
-    int ty);
+/* The same with the edges' messages and the visit's grid apart (visits
+ * that run at once, the tiles of one anti-diagonal, share the edges and
+ * each has a grid of its own), computed with arithmetic. */
+void sd_cpu_tiled_bp_visit_in (const SdParams * params,
+    const SdTiledBpArithmetic * arithmetic, const float *data, float *belief,
+    void *edges, void *grid, int width, int height, int tx, int ty);
 
 /* Writes the output contract (sd-output.h): 16 * d or depth in
  * millimetres as params->output says, 0 for invalid. */

@@ -37,10 +37,11 @@
 #include <math.h>
 #include <string.h>
 
-int32_t
-sd_tiled_bp_fixed (float cost)
+void
+sd_tiled_bp_to_fixed (const float *cost, int32_t * fixed, int n)
 {
-  return (int32_t) lrintf (cost * SD_TILED_BP_ONE);
+  for (int i = 0; i < n; i++)
+    fixed[i] = sd_tiled_bp_fixed (cost[i]);
 }
 
 void
@@ -67,12 +68,17 @@ sd_tiled_bp_message (const int32_t * data, const int32_t * in_a,
     out[k] = out[k] - lowest < disc_trunc ? out[k] - lowest : disc_trunc;
 }
 
+const SdTiledBpArithmetic sd_tiled_bp_reference_arithmetic = {
+  sd_tiled_bp_message, sd_tiled_bp_to_fixed
+};
+
 /* A tile with a one-pixel halo: data costs and the four messages each
  * pixel last sent (stored at the sender, as SdBpGrid), in fixed point. */
 typedef struct
 {
   int width, height, num_disparities;
   int32_t *data, *up, *down, *left, *right;
+  const SdTiledBpArithmetic *arithmetic;
 } TileGrid;
 
 /* How the edges' workspace is cut.  The boundary between tile columns c
@@ -179,9 +185,9 @@ send (const TileGrid * g, int x, int y, int side, int32_t * out,
   for (int m = 0, n = 0; m < 4; m++)
     if (m != side)
       other[n++] = incoming (g, x, y, m);
-  sd_tiled_bp_message (g->data + ((size_t) y * g->width + x) *
-      g->num_disparities, other[0], other[1], other[2], out,
-      g->num_disparities, disc_trunc);
+  const int D = g->num_disparities;
+  g->arithmetic->message (g->data + ((size_t) y * g->width + x) * D,
+      other[0], other[1], other[2], out, D, disc_trunc);
 }
 
 /* Where the workspace keeps the message tile (tx, ty) sends across its
@@ -205,18 +211,22 @@ edge_message (const TiledLayout * l, int D, int width, int height, int tx,
 /* One BP-M sweep over the tile's pixels (grid coordinates 1 .. w, 1 .. h):
  * each pixel whose neighbour on side is in the tile sends to it, starting
  * at the far side, so that every message already includes the one its
- * sender has just received. */
+ * sender has just received.  The pixels of one step (a column of a
+ * sweep to the left or right, a row of one up or down) send to the next
+ * step, never to each other, so they go one after another: their messages
+ * are independent, and a processor overlaps them. */
 static void
 sweep (const TileGrid * g, int side, int32_t disc_trunc)
 {
   const int w = g->width - 2, h = g->height - 2;
   const int dx = sides[side].dx, dy = sides[side].dy;
-  for (int j = 0; j < h; j++) {
-    const int y = dy < 0 ? h - j : 1 + j;
-    for (int i = 0; i < w; i++) {
-      const int x = dx < 0 ? w - i : 1 + i;
-      if (x + dx >= 1 && x + dx <= w && y + dy >= 1 && y + dy <= h)
-        send (g, x, y, side, grid_message (g, side, x, y), disc_trunc);
+  const int steps = dx ? w : h, across = dx ? h : w;
+  /* the last step has no neighbour in the tile to send to */
+  for (int s = 0; s + 1 < steps; s++) {
+    const int at = (dx ? dx : dy) < 0 ? steps - s : 1 + s;
+    for (int i = 1; i <= across; i++) {
+      const int x = dx ? at : i, y = dx ? i : at;
+      send (g, x, y, side, grid_message (g, side, x, y), disc_trunc);
     }
   }
 }
@@ -272,9 +282,9 @@ write_beliefs (const TileGrid * g, float *belief, int width, int x0, int y0)
 }
 
 void
-sd_cpu_tiled_bp_visit_in (const SdParams * p, const float *data,
-    float *belief, void *edges, void *grid, int width, int height, int tx,
-    int ty)
+sd_cpu_tiled_bp_visit_in (const SdParams * p,
+    const SdTiledBpArithmetic * arithmetic, const float *data, float *belief,
+    void *edges, void *grid, int width, int height, int tx, int ty)
 {
   const int D = p->num_disparities, T = p->tile_size;
   const int32_t disc_trunc = sd_tiled_bp_fixed (sd_params_bp_disc_trunc (p));
@@ -286,16 +296,15 @@ sd_cpu_tiled_bp_visit_in (const SdParams * p, const float *data,
   const size_t cells = (size_t) (w + 2) * (h + 2) * D;
   int32_t *const at = grid;
   TileGrid g = { w + 2, h + 2, D, at, at + cells, at + 2 * cells,
-    at + 3 * cells, at + 4 * cells
+    at + 3 * cells, at + 4 * cells, arithmetic
   };
 
   /* the inner messages restart from zero; so do the halo's, which stand
    * for "no neighbour" at the image border */
   memset (at, 0, sizeof (int32_t) * 5 * cells);
   for (int y = 0; y < h; y++)
-    for (int i = 0; i < w * D; i++)
-      g.data[((size_t) (y + 1) * g.width + 1) * D + i] =
-          sd_tiled_bp_fixed (data[((size_t) (y0 + y) * width + x0) * D + i]);
+    arithmetic->to_fixed (data + ((size_t) (y0 + y) * width + x0) * D,
+        g.data + ((size_t) (y + 1) * g.width + 1) * D, w * D);
 
   exchange_edges (&g, &l, width, height, tx, ty, T, false, disc_trunc);
   for (int i = 0; i < p->inner_iterations; i++) {
@@ -315,7 +324,8 @@ void
 sd_cpu_tiled_bp_visit (const SdParams * p, const float *data, float *belief,
     void *workspace, int width, int height, int tx, int ty)
 {
-  sd_cpu_tiled_bp_visit_in (p, data, belief, workspace,
+  sd_cpu_tiled_bp_visit_in (p, &sd_tiled_bp_reference_arithmetic, data,
+      belief, workspace,
       (char *) workspace + sd_cpu_tiled_bp_edges_bytes (p, width, height),
       width, height, tx, ty);
 }

@@ -23,18 +23,6 @@
 
 #include "fast-vector.h"
 
-/* float lanes: as wide as the build's registers */
-#define FLANES (LANES / 2)
-typedef float vf __attribute__((vector_size (FLANES * 4)));
-
-static inline vf
-loadf (const float *p)
-{
-  vf v;
-  memcpy (&v, p, sizeof (v));
-  return v;
-}
-
 static inline void
 storef (float *p, vf v)
 {

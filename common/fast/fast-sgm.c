@@ -1096,6 +1096,9 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .median_disparity = SD_FAST (sd_fast_median_disparity),
   .hbp_workspace_bytes = SD_FAST (sd_fast_hbp_workspace_bytes),
   .hbp = SD_FAST (sd_fast_hbp),
+  .tiled_bp_workspace_bytes = SD_FAST (sd_fast_tiled_bp_workspace_bytes),
+  .tiled_bp = SD_FAST (sd_fast_tiled_bp),
+  .tiled_bp_arithmetic = &SD_FAST (sd_fast_tiled_bp_arithmetic),
   .guided_median = SD_FAST (sd_fast_guided_median),
   .temporal_row = SD_FAST (sd_fast_temporal_row),
 };

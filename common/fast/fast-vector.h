@@ -39,6 +39,9 @@ typedef uint8_t vb __attribute__((vector_size (LANES)));
 typedef int32_t vi __attribute__((vector_size (LANES * 2)));
 /* As wide, of uint8 lanes (2 LANES of them). */
 typedef uint8_t vbw __attribute__((vector_size (LANES * 2)));
+/* As wide, of float lanes (FLANES of them). */
+#define FLANES (LANES / 2)
+typedef float vf __attribute__((vector_size (FLANES * 4)));
 
 static inline vs
 load (const int16_t * p)
@@ -52,6 +55,14 @@ static inline void
 store (int16_t * p, vs v)
 {
   memcpy (p, &v, sizeof (v));
+}
+
+static inline vf
+loadf (const float *p)
+{
+  vf v;
+  memcpy (&v, p, sizeof (v));
+  return v;
 }
 
 static inline vb

@@ -92,6 +92,12 @@ typedef struct
   size_t (*hbp_workspace_bytes) (const SdParams * p, int width, int height);
   void (*hbp) (const SdParams * p, const float *data, float *belief,
       void *workspace, int width, int height);
+  /* sd_cpu_tiled_bp, its workspace, and the arithmetic of its visits */
+  size_t (*tiled_bp_workspace_bytes) (const SdParams * p, int width,
+      int height);
+  void (*tiled_bp) (const SdParams * p, const float *data, float *belief,
+      void *workspace, int width, int height);
+  const SdTiledBpArithmetic *tiled_bp_arithmetic;
   /* sd_cpu_guided_median */
   void (*guided_median) (const SdParams * p, const int16_t * src,
       const uint8_t * guide, int16_t * dst, int width, int height);
@@ -120,12 +126,6 @@ void sd_fast_bp_data_cost (const SdParams * params, const float *left,
 void sd_fast_bp_disparities (const SdParams * params, const float *belief,
     int16_t * disp, uint8_t * margin, int16_t * right_disp, int width,
     int height);
-/* fast-tiledbp.c (one build for every processor): sd_cpu_tiled_bp over
- * threads, a wavefront of tiles; the same beliefs. */
-size_t sd_fast_tiled_bp_workspace_bytes (const SdParams * params, int width,
-    int height);
-void sd_fast_tiled_bp (const SdParams * params, const float *data,
-    float *belief, void *workspace, int width, int height);
 
 /* Within one instruction set's build: the names carry its suffix. */
 #ifdef SD_FAST_ISA
@@ -161,6 +161,14 @@ size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
     int width, int height);
 void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,
     float *belief, void *workspace, int width, int height);
+/* sd_cpu_tiled_bp over threads, a wavefront of tiles, with
+ * sd_tiled_bp_message and sd_tiled_bp_to_fixed in vectors: the same
+ * beliefs. */
+size_t SD_FAST (sd_fast_tiled_bp_workspace_bytes) (const SdParams * params,
+    int width, int height);
+void SD_FAST (sd_fast_tiled_bp) (const SdParams * params, const float *data,
+    float *belief, void *workspace, int width, int height);
+extern const SdTiledBpArithmetic SD_FAST (sd_fast_tiled_bp_arithmetic);
 #endif
 
 #endif

@@ -2,7 +2,8 @@
  * this processor runs) against the reference's, stage by stage, bit for
  * bit, on random inputs of edge sizes: the census and cost volume, the
  * disparity median with every share of invalid pixels, the guided median,
- * hierarchical BP's beliefs and the temporal filter's rows.  test-cpu-agreement
+ * hierarchical BP's beliefs, tiled BP's messages and beliefs and the
+ * temporal filter's rows.  test-cpu-agreement
  * holds the whole pipeline; this one names the stage that differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,102 @@ test_hbp (const SdCpuStages * st)
   }
 }
 
+/* Tiled BP's message on random inputs: every range length around the
+ * vectors' widths, messages near and far above their smallest entry, and
+ * caps from none (0) through the reaches the vectors take (up to 16
+ * disparities) to ones the reference's scans take over. */
+static void
+test_tiled_bp_message (const SdCpuStages * st)
+{
+  static const int32_t caps[] = { 0, 1, 1024, 1025, 2185, 5000, 8738, 9216,
+    16383, 16384, 17409, 40000, 1000 * SD_TILED_BP_ONE
+  };
+  static const int32_t spreads[] = { 3 * SD_TILED_BP_ONE,
+    40 * SD_TILED_BP_ONE
+  };
+  for (int D = 1; D <= SD_MAX_DISPARITIES; D += D < 40 ? 1 : 37) {
+    int32_t in[4][SD_MAX_DISPARITIES], want[SD_MAX_DISPARITIES],
+        got[SD_MAX_DISPARITIES + 1];
+    for (size_t c = 0; c < sizeof (caps) / sizeof (caps[0]); c++) {
+      for (int r = 0; r < 2; r++) {
+        for (int i = 0; i < 4; i++)
+          for (int k = 0; k < D; k++)
+            in[i][k] = rand () % spreads[r];
+        got[D] = -7;            /* nothing written past the range */
+        sd_tiled_bp_message (in[0], in[1], in[2], in[3], want, D, caps[c]);
+        st->tiled_bp_arithmetic->message (in[0], in[1], in[2], in[3], got, D,
+            caps[c]);
+        SD_CHECK (!memcmp (want, got, sizeof (int32_t) * D) && got[D] == -7,
+            "tiled BP message of %d disparities, cap %d, spread %d", D,
+            caps[c], spreads[r]);
+      }
+    }
+  }
+}
+
+/* Tiled BP's costs in fixed point: every length around the vectors'
+ * widths, values from 0 to the largest data cost, halves (ties, to even)
+ * among them. */
+static void
+test_tiled_bp_to_fixed (const SdCpuStages * st)
+{
+  enum { N = 300 };
+  float cost[N];
+  int32_t want[N + 1], got[N + 1];
+  for (int n = 0; n <= N; n += n < 40 ? 1 : 37) {
+    for (int i = 0; i < n; i++)
+      cost[i] = i % 3 ? (float) (rand () % 100000) / 977.0f :
+          (float) (rand () % 4000) / (2 * SD_TILED_BP_ONE);
+    got[n] = -7;                /* nothing written past n */
+    sd_tiled_bp_to_fixed (cost, want, n);
+    st->tiled_bp_arithmetic->to_fixed (cost, got, n);
+    SD_CHECK (!memcmp (want, got, sizeof (int32_t) * n) && got[n] == -7,
+        "tiled BP costs in fixed point, %d of them", n);
+  }
+}
+
+/* Tiled BP's beliefs, whole frames against the reference's. */
+static void
+test_tiled_bp (const SdCpuStages * st)
+{
+  static const int cases[][3] = {
+    /* num-disparities, tile size, disc-trunc (0: automatic) */
+    {16, 10, 0}, {1, 4, 0}, {21, 7, 0}, {64, 10, 0}, {33, 16, 3},
+    {40, 10, 30},
+  };
+  for (size_t s = 0; s < N_SIZES; s++) {
+    const int w = sizes[s][0], h = sizes[s][1];
+    if ((size_t) w * h > 4000)
+      continue;                 /* the reference visits on one thread */
+    for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); c++) {
+      SdParams p;
+      sd_params_init (&p);
+      p.algorithm = SD_ALGORITHM_TILED_BP;
+      p.num_disparities = cases[c][0];
+      p.tile_size = cases[c][1];
+      p.disc_trunc = (float) cases[c][2];
+      p.outer_iterations = 2;
+      const size_t values = (size_t) w * h * p.num_disparities;
+      float *data = malloc (values * sizeof (float));
+      float *want = malloc (values * sizeof (float));
+      float *got = malloc (values * sizeof (float));
+      for (size_t i = 0; i < values; i++)
+        data[i] = p.data_weight * (float) (rand () % 400);
+      void *ws_ref = malloc (sd_cpu_tiled_bp_workspace_bytes (&p, w, h));
+      void *ws_fast = malloc (st->tiled_bp_workspace_bytes (&p, w, h));
+      sd_cpu_tiled_bp (&p, data, want, ws_ref, w, h);
+      st->tiled_bp (&p, data, got, ws_fast, w, h);
+      SD_CHECK (!memcmp (want, got, values * sizeof (float)),
+          "tiled BP beliefs of %dx%d, case %d", w, h, (int) c);
+      free (data);
+      free (want);
+      free (got);
+      free (ws_ref);
+      free (ws_fast);
+    }
+  }
+}
+
 /* The temporal filter's row over frames of noise around a value, holes
  * and jumps, with parameters from none to every pixel smoothed and held:
  * output, history and hold counts as the reference's. */
@@ -228,6 +325,9 @@ main (void)
   test_median_disparity (st);
   test_guided_median (st);
   test_hbp (st);
+  test_tiled_bp_message (st);
+  test_tiled_bp_to_fixed (st);
+  test_tiled_bp (st);
   test_temporal_row (st);
   return sd_test_exit ("test-fast-stages");
 }

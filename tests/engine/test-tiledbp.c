@@ -277,9 +277,10 @@ test_threads (void)
     float *got = malloc (sizeof (float) * n);
     for (size_t t = 0; t < sizeof (threads) / sizeof (threads[0]); t++) {
       p.threads = threads[t];
-      void *ws = malloc (sd_fast_tiled_bp_workspace_bytes (&p, w, h));
+      const SdCpuStages *st = sd_fast_pick_stages ();
+      void *ws = malloc (st->tiled_bp_workspace_bytes (&p, w, h));
       memset (got, 0, sizeof (float) * n);
-      sd_fast_tiled_bp (&p, data, got, ws, w, h);
+      st->tiled_bp (&p, data, got, ws, w, h);
       SD_CHECK (memcmp (want, got, sizeof (float) * n) == 0,
           "%dx%d, %d disparities, tiles of %d: %d threads differ from the "
           "reference", w, h, p.num_disparities, p.tile_size, p.threads);
