@@ -176,11 +176,16 @@ static void
 message (const int32_t * data, const int32_t * in_a, const int32_t * in_b,
     const int32_t * in_c, int32_t * out, int D, int32_t disc_trunc)
 {
-  /* one vector (the ranges tiled BP is run with on wide registers) by
-   * code of its own, its loops gone */
+  /* one, two and four vectors (the ranges tiled BP runs on the GPU, 16
+   * to 64 disparities, on wide registers) by code of their own, their
+   * loops gone and the vectors in registers */
   const int n = (D + ILANES - 1) / ILANES;
   if (n == 1)
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 1);
+  else if (n == 2)
+    message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 2);
+  else if (n == 4)
+    message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 4);
   else
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, n);
 }
