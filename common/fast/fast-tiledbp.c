@@ -176,9 +176,9 @@ static void
 message (const int32_t * data, const int32_t * in_a, const int32_t * in_b,
     const int32_t * in_c, int32_t * out, int D, int32_t disc_trunc)
 {
-  /* one, two and four vectors (the ranges tiled BP runs on the GPU, 16
-   * to 64 disparities, on wide registers) by code of their own, their
-   * loops gone and the vectors in registers */
+  /* one, two, four and eight vectors (16 to 64 disparities, the ranges
+   * tiled BP runs on the GPU, with AVX2 or AVX-512, and 128) by code of
+   * their own, their loops gone and the vectors in registers */
   const int n = (D + ILANES - 1) / ILANES;
   if (n == 1)
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 1);
@@ -186,6 +186,8 @@ message (const int32_t * data, const int32_t * in_a, const int32_t * in_b,
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 2);
   else if (n == 4)
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 4);
+  else if (n == 8)
+    message_of (data, in_a, in_b, in_c, out, D, disc_trunc, 8);
   else
     message_of (data, in_a, in_b, in_c, out, D, disc_trunc, n);
 }
