@@ -196,7 +196,13 @@ test_tiled_bp_message (const SdCpuStages * st)
   static const int32_t spreads[] = { 3 * SD_TILED_BP_ONE,
     40 * SD_TILED_BP_ONE
   };
-  for (int D = 1; D <= SD_MAX_DISPARITIES; D += D < 40 ? 1 : 37) {
+  /* every count to 40, then around 4, 8 and 16 vectors of each width */
+  static const int longer[] = { 49, 57, 63, 64, 65, 113, 127, 128, 200,
+    SD_MAX_DISPARITIES
+  };
+  for (int j = 0; j < 40 + (int) (sizeof (longer) / sizeof (longer[0]));
+      j++) {
+    const int D = j < 40 ? j + 1 : longer[j - 40];
     int32_t in[4][SD_MAX_DISPARITIES], want[SD_MAX_DISPARITIES],
         got[SD_MAX_DISPARITIES + 1];
     for (size_t c = 0; c < sizeof (caps) / sizeof (caps[0]); c++) {
