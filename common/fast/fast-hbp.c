@@ -55,12 +55,7 @@ splatf (float v)
 }
 
 /* One level in the split layout: a line is `stride` floats, its pixel i at
- * [LINE_LEAD + i]; line (y, c, k) starts at ((y * 2 + c) * D + k) *
- * stride.  Lines and the arrays start on a vector's boundary, so that the
- * vectors of pixels a row's messages are read from and stored to do not
- * straddle two cache lines (the lead holds the zero before pixel 0). */
-#define LINE_LEAD FLANES
-
+ * [1 + i]; line (y, c, k) starts at ((y * 2 + c) * D + k) * stride. */
 typedef struct
 {
   int width, height, D, stride;
@@ -70,10 +65,9 @@ typedef struct
 static int
 line_stride (int width)
 {
-  /* the lead, the pixels of a colour, a zero after them and room for the
-   * last vector's loads to stay inside the line, in whole vectors */
-  const int floats = LINE_LEAD + (width + 1) / 2 + 1 + FLANES;
-  return (floats + FLANES - 1) / FLANES * FLANES;
+  /* the pixels of a colour, a zero on each side, and room for the last
+   * vector's loads to stay inside the line */
+  return (width + 1) / 2 + 2 + FLANES;
 }
 
 static size_t
@@ -88,9 +82,8 @@ SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * p, int width,
 {
   const int D = p->num_disparities, n = sd_params_bp_levels (p, width,
       height);
-  /* room to align the start, a block of zeros for any level's lines,
-   * then five arrays a level */
-  size_t total = FLANES + (size_t) D * line_stride (width) + FLANES;
+  /* a block of zeros for any level's lines, then five arrays a level */
+  size_t total = (size_t) D * line_stride (width) + FLANES;
   for (int l = 0; l < n; l++) {
     total += 5 * level_floats (width, height, D);
     width = (width + 1) / 2;
@@ -102,7 +95,7 @@ SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * p, int width,
 static inline float *
 line (const Level * lv, float *a, int y, int c, int k)
 {
-  return a + ((size_t) (y * 2 + c) * lv->D + k) * lv->stride + LINE_LEAD;
+  return a + ((size_t) (y * 2 + c) * lv->D + k) * lv->stride + 1;
 }
 
 /* The pixels of colour c in row y (the first at x = (y + c) & 1). */
@@ -131,7 +124,7 @@ scatter_row (const Level * lv, float *a, int y, int k, const float *row)
   for (int c = 0; c < 2; c++) {
     const int o = (y + c) & 1, n = colour_count (lv, y, c);
     float *dst = line (lv, a, y, c, k);
-    memset (dst - LINE_LEAD, 0, sizeof (float) * lv->stride);
+    memset (dst - 1, 0, sizeof (float) * lv->stride);
     for (int i = 0; i < n; i++)
       dst[i] = row[2 * i + o];
   }
@@ -316,7 +309,7 @@ copy_messages_down (const Level * coarse, const Level * fine, int threads)
         for (int c = 0; c < 2; c++) {
           const int n = colour_count (fine, y, c);
           float *dst = line (fine, to[a], y, c, k);
-          memset (dst - LINE_LEAD, 0, sizeof (float) * fine->stride);
+          memset (dst - 1, 0, sizeof (float) * fine->stride);
           memcpy (dst, parent, sizeof (float) * n);
         }
       }
@@ -364,9 +357,7 @@ SD_FAST (sd_fast_hbp) (const SdParams * p, const float *data, float *belief,
   const int threads = sd_fast_threads (p), D = p->num_disparities;
   const float disc_trunc = sd_params_bp_disc_trunc (p);
   Level levels[SD_MAX_BP_LEVELS];
-  const uintptr_t vector_bytes = sizeof (vf);
-  float *zeros = (float *) (((uintptr_t) workspace + vector_bytes - 1) &
-      ~(vector_bytes - 1));
+  float *zeros = workspace;
   const size_t zero_floats = (size_t) D * line_stride (width) + FLANES;
   memset (zeros, 0, sizeof (float) * zero_floats);
   lay_out_levels (p, zeros + zero_floats, width, height, levels, n);
