@@ -185,8 +185,9 @@ test_hbp (const SdCpuStages * st)
 
 /* Tiled BP's message on random inputs: every range length around the
  * vectors' widths, messages near and far above their smallest entry, and
- * caps from none (0) through the reaches the vectors take (up to 16
- * disparities) to ones the reference's scans take over. */
+ * caps from none (0) through reaches the steps within the registers cover
+ * (up to 15 disparities) to ones that take whole-vector steps, up to the
+ * whole range. */
 static void
 test_tiled_bp_message (const SdCpuStages * st)
 {
