@@ -39,20 +39,6 @@
 /* the vectors of a message's widest range */
 #define MAX_VECTORS (SD_MAX_DISPARITIES / ILANES + 1)
 
-static inline vi
-load32 (const int32_t * p)
-{
-  vi v;
-  memcpy (&v, p, sizeof (v));
-  return v;
-}
-
-static inline void
-store32 (int32_t * p, vi v)
-{
-  memcpy (p, &v, sizeof (v));
-}
-
 /* The first n lanes of p (n < ILANES), the rest 0: a pixel's last
  * disparities, without reading past them. */
 static inline vi

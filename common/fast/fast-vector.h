@@ -57,6 +57,20 @@ store (int16_t * p, vs v)
   memcpy (p, &v, sizeof (v));
 }
 
+static inline vi
+load32 (const int32_t * p)
+{
+  vi v;
+  memcpy (&v, p, sizeof (v));
+  return v;
+}
+
+static inline void
+store32 (int32_t * p, vi v)
+{
+  memcpy (p, &v, sizeof (v));
+}
+
 static inline vf
 loadf (const float *p)
 {

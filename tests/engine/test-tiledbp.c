@@ -261,6 +261,7 @@ test_threads (void)
     {50, 3, 3, 4, 1}, {120, 90, 33, 16, 1},
   };
   static const int threads[] = { 1, 2, 3, 7, 16 };
+  const SdCpuStages *st = sd_fast_pick_stages ();
   for (size_t c = 0; c < sizeof (cases) / sizeof (cases[0]); c++) {
     const int w = cases[c][0], h = cases[c][1];
     SdParams p;
@@ -277,7 +278,6 @@ test_threads (void)
     float *got = malloc (sizeof (float) * n);
     for (size_t t = 0; t < sizeof (threads) / sizeof (threads[0]); t++) {
       p.threads = threads[t];
-      const SdCpuStages *st = sd_fast_pick_stages ();
       void *ws = malloc (st->tiled_bp_workspace_bytes (&p, w, h));
       memset (got, 0, sizeof (float) * n);
       st->tiled_bp (&p, data, got, ws, w, h);
