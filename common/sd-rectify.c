@@ -247,14 +247,64 @@ sd_rectification_free (SdRectification * rect)
   free (rect);
 }
 
+/* Row y of a component through map: see sd_rectify_component. */
+static void
+remap_row (const int32_t * map, const uint8_t * src, size_t src_stride,
+    uint8_t * dst, size_t dst_stride, int pixel_stride, int width,
+    int height, int y)
+{
+  const int32_t *m = map + 2 * (size_t) y * width;
+  uint8_t *d = dst + (size_t) y * dst_stride;
+  for (int x = 0; x < width; x++)
+    d[(size_t) x * pixel_stride] = sd_rectify_sample_strided (src,
+        src_stride, pixel_stride, width, height, m[2 * x], m[2 * x + 1]);
+}
+
 void
 sd_rectify_rows (const int32_t * map, const uint8_t * src, uint8_t * dst,
     int width, int height, int y0, int y1)
 {
-  for (int y = y0; y < y1; y++) {
-    const int32_t *m = map + 2 * (size_t) y * width;
-    uint8_t *d = dst + (size_t) y * width;
-    for (int x = 0; x < width; x++)
-      d[x] = sd_rectify_sample (src, width, height, m[2 * x], m[2 * x + 1]);
-  }
+  for (int y = y0; y < y1; y++)
+    remap_row (map, src, (size_t) width, dst, (size_t) width, 1, width,
+        height, y);
+}
+
+void
+sd_rectify_component (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height)
+{
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < height; y++)
+    remap_row (map, src, (size_t) src_stride, dst, (size_t) dst_stride,
+        pixel_stride, width, height, y);
+}
+
+int32_t *
+sd_rectify_map_subsampled (const int32_t * map, int width, int height,
+    int sub_x, int sub_y, int *cwidth, int *cheight)
+{
+  const int sx = 1 << sub_x, sy = 1 << sub_y;
+  const int cw = (width + sx - 1) / sx, ch = (height + sy - 1) / sy;
+  int32_t *cmap = malloc (2 * (size_t) cw * ch * sizeof (int32_t));
+  if (!cmap)
+    return NULL;
+  for (int j = 0; j < ch; j++)
+    for (int i = 0; i < cw; i++) {
+      int32_t *out = cmap + 2 * ((size_t) j * cw + i);
+      /* the sample's centre in the view's pixels, where its map reads */
+      sample_map (map, width, height, (i + 0.5) * sx - 0.5,
+          (j + 0.5) * sy - 0.5, out);
+      /* that raw position in the component's own pixels: a view pixel
+       * p lies at (p - (s - 1) / 2) / s */
+      for (int c = 0; c < 2; c++) {
+        const int s = c ? sy : sx, size = c ? ch : cw;
+        const double v = (out[c] - 0.5 * (s - 1) * SD_RECTIFY_ONE) / s;
+        const double hi = (double) (size - 1) * SD_RECTIFY_ONE;
+        out[c] = v <= 0 ? 0 : v >= hi ? (int32_t) hi : (int32_t) lround (v);
+      }
+    }
+  *cwidth = cw;
+  *cheight = ch;
+  return cmap;
 }

@@ -60,6 +60,24 @@ void sd_rectification_free (SdRectification * rect);
 void sd_rectify_rows (const int32_t * map, const uint8_t * src, uint8_t * dst,
     int width, int height, int y0, int y1);
 
+/* The map of an image component subsampled by 2^sub_x across and 2^sub_y
+ * down (the chroma of I420, NV12, YUY2...), from map, the full-resolution
+ * view's (width x height): each component sample reads where the view's
+ * map reads its centre, chroma sited at the centre of the pixels it
+ * covers.  Its grid is ceil(width / 2^sub_x) x ceil(height / 2^sub_y),
+ * stored in *cwidth and *cheight.  sub_x = sub_y = 0 gives a copy of map.
+ * Returns NULL when out of memory; free() it. */
+int32_t *sd_rectify_map_subsampled (const int32_t * map, int width,
+    int height, int sub_x, int sub_y, int *cwidth, int *cheight);
+
+/* Remaps one 8-bit component of an image through map (the component's
+ * grid, width x height), rows over threads: the component's sample (x, y)
+ * is src[y * src_stride + x * pixel_stride], and likewise in dst (packed
+ * and planar formats alike: a plane, or one byte of each pixel). */
+void sd_rectify_component (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height);
+
 #ifdef __CUDACC__
 #define SD_RECTIFY_FN __host__ __device__ static inline
 #else
@@ -67,22 +85,33 @@ void sd_rectify_rows (const int32_t * map, const uint8_t * src, uint8_t * dst,
 #endif
 
 /* The bilinear sample at (mx, my) in 1/256 pixel, both inside the image
- * (the maps are clamped): the right and lower taps repeat the edge. */
+ * (the maps are clamped): the right and lower taps repeat the edge.  The
+ * sample (x, y) is src[y * stride + x * pixel_stride]. */
 SD_RECTIFY_FN uint8_t
-sd_rectify_sample (const uint8_t * src, int width, int height, int32_t mx,
-    int32_t my)
+sd_rectify_sample_strided (const uint8_t * src, size_t stride,
+    int pixel_stride, int width, int height, int32_t mx, int32_t my)
 {
   const int x0 = mx >> SD_RECTIFY_FRAC_BITS, y0 = my >> SD_RECTIFY_FRAC_BITS;
   const int fx = mx & (SD_RECTIFY_ONE - 1), fy = my & (SD_RECTIFY_ONE - 1);
   const int x1 = x0 + 1 < width ? x0 + 1 : x0;
   const int y1 = y0 + 1 < height ? y0 + 1 : y0;
-  const uint8_t *r0 = src + (size_t) y0 * width;
-  const uint8_t *r1 = src + (size_t) y1 * width;
-  const int top = r0[x0] * (SD_RECTIFY_ONE - fx) + r0[x1] * fx;
-  const int bottom = r1[x0] * (SD_RECTIFY_ONE - fx) + r1[x1] * fx;
+  const uint8_t *r0 = src + (size_t) y0 * stride;
+  const uint8_t *r1 = src + (size_t) y1 * stride;
+  const int a = x0 * pixel_stride, b = x1 * pixel_stride;
+  const int top = r0[a] * (SD_RECTIFY_ONE - fx) + r0[b] * fx;
+  const int bottom = r1[a] * (SD_RECTIFY_ONE - fx) + r1[b] * fx;
   return (uint8_t) ((top * (SD_RECTIFY_ONE - fy) + bottom * fy +
           (1 << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 *
           SD_RECTIFY_FRAC_BITS));
+}
+
+/* The same in a packed 8-bit plane (the pipeline's luma). */
+SD_RECTIFY_FN uint8_t
+sd_rectify_sample (const uint8_t * src, int width, int height, int32_t mx,
+    int32_t my)
+{
+  return sd_rectify_sample_strided (src, (size_t) width, 1, width, height,
+      mx, my);
 }
 
 #ifdef __cplusplus

@@ -1,7 +1,10 @@
 /* Rectification maps and the remap stage: the bilinear sample worked by
  * hand, an identity calibration that changes nothing, a calibration made
  * at twice the resolution, refusals, and the cpu backend giving the
- * reference's bits on a distorted rig. */
+ * reference's bits on a distorted rig; and the remap of one component of
+ * a colour image (stereorectify): the pipeline's bits on a plane or an
+ * interleaved byte, and subsampled chroma read where its luma is. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,11 +188,159 @@ test_rig (void)
   free (raw[1]);
 }
 
+/* A distorted rig's left map at w x h. */
+static SdRectification *
+rig_rectification (int w, int h)
+{
+  char msg[256];
+  SdStereoCalib c;
+  sd_rig_make (&c, w, h);
+  SdRectification *rect = sd_rectification_new (&c, w, h, msg, sizeof (msg));
+  SD_CHECK (rect != NULL, "%s", msg);
+  return rect;
+}
+
+/* One byte of each pixel of an interleaved image (stride and pixel
+ * stride as RGBx's) remaps to the bits the pipeline's packed remap gives
+ * that byte's plane, and the other bytes stay as they were; a plane with
+ * padded rows does too. */
+static void
+test_component (void)
+{
+  const int w = 77, h = 53, stride = 4 * w + 12;
+  SdRectification *rect = rig_rectification (w, h);
+  uint8_t *rgbx = malloc ((size_t) stride * h);
+  uint8_t *out = malloc ((size_t) stride * h);
+  uint8_t *plane = malloc ((size_t) w * h), *want = malloc ((size_t) w * h);
+  uint32_t seed = 7;
+  for (size_t i = 0; i < (size_t) stride * h; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    rgbx[i] = (uint8_t) (seed >> 24);
+  }
+  memset (out, 0xa5, (size_t) stride * h);
+  for (int c = 0; c < 3; c++)
+    sd_rectify_component (rect->map[0], rgbx + c, stride, out + c, stride, 4,
+        w, h);
+  int differ = 0, touched = 0;
+  for (int c = 0; c < 3; c++) {
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        plane[y * w + x] = rgbx[(size_t) y * stride + 4 * x + c];
+    sd_rectify_rows (rect->map[0], plane, want, w, h, 0, h);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        differ += out[(size_t) y * stride + 4 * x + c] != want[y * w + x];
+  }
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      touched += out[(size_t) y * stride + 4 * x + 3] != 0xa5;
+  SD_CHECK_INT (differ, 0);
+  SD_CHECK_INT (touched, 0);
+
+  /* a plane whose rows are padded: the padding is neither read nor
+   * written */
+  const int pstride = w + 3;
+  uint8_t *padded = calloc ((size_t) pstride * h, 1);
+  for (int y = 0; y < h; y++)
+    memcpy (padded + (size_t) y * pstride, plane + (size_t) y * w, w);
+  memset (out, 0xa5, (size_t) pstride * h);
+  sd_rectify_component (rect->map[0], padded, pstride, out, pstride, 1, w, h);
+  differ = touched = 0;
+  for (int y = 0; y < h; y++) {
+    differ += memcmp (out + (size_t) y * pstride, want + (size_t) y * w, w)
+        != 0;
+    for (int x = w; x < pstride; x++)
+      touched += out[(size_t) y * pstride + x] != 0xa5;
+  }
+  SD_CHECK_INT (differ, 0);
+  SD_CHECK_INT (touched, 0);
+  free (padded);
+  free (rgbx);
+  free (out);
+  free (plane);
+  free (want);
+  sd_rectification_free (rect);
+}
+
+/* The largest difference between the chroma of a ramp, remapped through
+ * its subsampled map, and the mean of the remapped luma it covers. */
+static int
+chroma_error (const SdRectification * rect, int w, int h, int sub_x,
+    int sub_y, int ax, int ay)
+{
+  int cw, ch;
+  int32_t *cmap = sd_rectify_map_subsampled (rect->map[0], w, h, sub_x,
+      sub_y, &cw, &ch);
+  SD_CHECK (cmap != NULL, "no memory for a subsampled map");
+  const int sx = 1 << sub_x, sy = 1 << sub_y;
+  SD_CHECK_INT (cw, (w + sx - 1) / sx);
+  SD_CHECK_INT (ch, (h + sy - 1) / sy);
+  uint8_t *luma = malloc ((size_t) w * h), *rl = malloc ((size_t) w * h);
+  uint8_t *chroma = malloc ((size_t) cw * ch), *rc = malloc ((size_t) cw * ch);
+  /* a ramp of the raw position; chroma samples it at their centres */
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      luma[y * w + x] = (uint8_t) (ax * x + ay * y);
+  for (int j = 0; j < ch; j++)
+    for (int i = 0; i < cw; i++)
+      chroma[j * cw + i] = (uint8_t) lround (ax * ((i + 0.5) * sx - 0.5) +
+          ay * ((j + 0.5) * sy - 0.5));
+  sd_rectify_rows (rect->map[0], luma, rl, w, h, 0, h);
+  sd_rectify_component (cmap, chroma, cw, rc, cw, 1, cw, ch);
+  int worst = 0;
+  /* the frame's last chroma column and row may cover view pixels that do
+   * not exist: whole samples only */
+  for (int j = 0; j < h / sy; j++)
+    for (int i = 0; i < w / sx; i++) {
+      int sum = 0;
+      for (int v = 0; v < sy; v++)
+        for (int u = 0; u < sx; u++)
+          sum += rl[(j * sy + v) * w + i * sx + u];
+      const int e = abs (rc[j * cw + i] * sx * sy - sum);
+      worst = e > worst ? e : worst;
+    }
+  free (cmap);
+  free (luma);
+  free (rl);
+  free (chroma);
+  free (rc);
+  /* in levels, rounded up */
+  return (worst + sx * sy - 1) / (sx * sy);
+}
+
+/* Subsampled components (4:2:0, 4:2:2, 4:1:1) of a ramp land where their
+ * luma does: a chroma sample sited half a view pixel off would differ by
+ * half a ramp step (2 levels here), more than the rounding allows. */
+static void
+test_subsampled (void)
+{
+  const int w = 80, h = 60;
+  SdRectification *rect = rig_rectification (w, h);
+  static const int subs[3][2] = { {1, 1}, {1, 0}, {2, 0} };
+  for (int k = 0; k < 3; k++) {
+    const int ex = chroma_error (rect, w, h, subs[k][0], subs[k][1], 3, 0);
+    const int ey = chroma_error (rect, w, h, subs[k][0], subs[k][1], 0, 4);
+    SD_CHECK (ex <= 1 && ey <= 1, "%d:%d subsampling: chroma %d and %d "
+        "levels from the luma it covers", subs[k][0], subs[k][1], ex, ey);
+  }
+  /* not subsampled: the view's own map */
+  int cw, ch;
+  int32_t *same = sd_rectify_map_subsampled (rect->map[0], w, h, 0, 0, &cw,
+      &ch);
+  SD_CHECK (same && cw == w && ch == h && memcmp (same, rect->map[0],
+          2 * sizeof (int32_t) * w * h) == 0, "a map at 1:1 is not the "
+      "view's");
+  free (same);
+  sd_rectification_free (rect);
+}
+
 int
 main (void)
 {
   test_sample ();
   test_identity_and_scale ();
   test_rig ();
+  test_component ();
+  test_subsampled ();
   return sd_test_exit ("test-rectify");
 }
