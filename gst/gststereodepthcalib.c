@@ -1,5 +1,6 @@
 /* stereodepth's calibration (see gststereodepthcalib.h). */
 #include "gststereodepthcalib.h"
+#include "gstsdcalib.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_stereo_depth_debug);
 #define GST_CAT_DEFAULT gst_stereo_depth_debug
@@ -8,9 +9,7 @@ gboolean
 gst_stereo_depth_calib_load (GstStereoDepth * self)
 {
   gchar *path, *right_path;
-  SdStereoCalib calib;
-  char msg[512];
-  gboolean ok = TRUE;
+  gboolean ok;
 
   gst_stereo_depth_calib_clear (self);
   GST_OBJECT_LOCK (self);
@@ -18,22 +17,8 @@ gst_stereo_depth_calib_load (GstStereoDepth * self)
   right_path = g_strdup (self->calibration_right);
   GST_OBJECT_UNLOCK (self);
 
-  if (!path && right_path) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("calibration-right (%s) is set but calibration is not: a ROS pair "
-            "needs the left camera's file in calibration.", right_path),
-        (NULL));
-    ok = FALSE;
-  } else if (path && !sd_stereo_calib_load (path, right_path, &calib, msg,
-          sizeof (msg))) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", msg), (NULL));
-    ok = FALSE;
-  } else if (path) {
-    self->calib = g_memdup2 (&calib, sizeof (calib));
-    GST_INFO_OBJECT (self, "calibration from %s%s%s (%dx%d)", path,
-        right_path ? " and " : "", right_path ? right_path : "",
-        calib.width, calib.height);
-  }
+  ok = gst_sd_calib_read (GST_ELEMENT (self), path, right_path,
+      &self->calib);
   g_free (path);
   g_free (right_path);
   return ok;

@@ -4,6 +4,7 @@
 #include "gstdepthcolormap.h"
 #include "gstdepthtemporal.h"
 #include "gststereodepth.h"
+#include "gststereorectify.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -13,6 +14,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (stereodepth, plugin);
   ret |= GST_ELEMENT_REGISTER (depthcolormap, plugin);
   ret |= GST_ELEMENT_REGISTER (depthtemporal, plugin);
+  ret |= GST_ELEMENT_REGISTER (stereorectify, plugin);
 
   return ret;
 }

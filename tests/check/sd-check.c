@@ -1,5 +1,6 @@
 #include "sd-check.h"
 
+#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -16,6 +17,35 @@ void
 sd_check_scene_teardown (void)
 {
   sd_synth_free (&sd_check_scene);
+}
+
+void
+sd_check_rig_setup (SdCheckRig * rig, gint width, gint height)
+{
+  char msg[256];
+
+  rig->dir = g_dir_make_tmp ("sd-calib-XXXXXX", NULL);
+  fail_unless (rig->dir != NULL);
+  rig->path = g_build_filename (rig->dir, "rig.yaml", NULL);
+  sd_rig_make (&rig->calib, width, height);
+  sd_rig_scene_make (&rig->scene, &rig->calib);
+  fail_unless (sd_rig_write_opencv_yaml (&rig->calib, rig->path, msg,
+          sizeof (msg)), "%s", msg);
+  for (gint j = 0; j < 2; j++) {
+    rig->raw[j] = g_malloc ((gsize) width * height);
+    sd_rig_render (&rig->calib, &rig->scene, j, rig->raw[j], width, height);
+  }
+}
+
+void
+sd_check_rig_clear (SdCheckRig * rig)
+{
+  g_unlink (rig->path);
+  g_rmdir (rig->dir);
+  g_free (rig->path);
+  g_free (rig->dir);
+  g_free (rig->raw[0]);
+  g_free (rig->raw[1]);
 }
 
 GstVideoFormat *
@@ -181,6 +211,17 @@ sd_check_wait_error (GstBus * bus)
   gst_message_parse_error (msg, &err, NULL);
   gst_message_unref (msg);
   return err;
+}
+
+void
+sd_check_expect_error (GstBus * bus, const gchar * what, const gchar * what2)
+{
+  GError *err = sd_check_wait_error (bus);
+
+  fail_unless (strstr (err->message, what) != NULL, "%s", err->message);
+  fail_unless (!what2 || strstr (err->message, what2) != NULL, "%s",
+      err->message);
+  g_error_free (err);
 }
 
 gint

@@ -9,6 +9,7 @@
 #include <gst/video/video.h>
 
 #include "sd-engine.h"
+#include "sd-rig.h"
 #include "sd-synth.h"
 
 #define SD_CHECK_WIDTH 64
@@ -21,6 +22,20 @@
 extern SdSynthPair sd_check_scene;
 void sd_check_scene_setup (void);
 void sd_check_scene_teardown (void);
+
+/* The synthetic calibrated rig (tests/support/sd-rig.h) at width x
+ * height: its calibration as OpenCV YAML in a file of its own (path), and
+ * the raw, distorted views its cameras see (GRAY8, packed). */
+typedef struct
+{
+  gchar *dir, *path;
+  SdStereoCalib calib;
+  SdRigScene scene;
+  guint8 *raw[2];
+} SdCheckRig;
+
+void sd_check_rig_setup (SdCheckRig * rig, gint width, gint height);
+void sd_check_rig_clear (SdCheckRig * rig);
 
 /* Every input format stereodepth accepts, as its sink_right pad template
  * lists them in system memory; *n gets their number.  Owned by the
@@ -53,6 +68,10 @@ guint64 sd_check_get_u64 (GstElement * element, const gchar * name);
 /* Waits (10 s at most) for an error message on bus and returns its GError
  * (g_error_free it); fails the test when none comes. */
 GError *sd_check_wait_error (GstBus * bus);
+/* Waits for an error on bus whose message holds what, and what2 when it
+ * is not NULL. */
+void sd_check_expect_error (GstBus * bus, const gchar * what,
+    const gchar * what2);
 /* Pops the one warning the element posts when it cuts frames height rows
  * high into bands because they do not fit memory (its message names
  * memory: "the GPU's memory", "the memory"), and returns the band rows it

@@ -9,49 +9,11 @@
 #include <math.h>
 
 #include "sd-check.h"
-#include "sd-rig.h"
 
 #define W 640
 #define H 480
 /* the rig's scene spans 18 to 55 px of disparity at this width */
 #define DISPARITIES 64
-
-typedef struct
-{
-  gchar *dir, *path;
-  SdStereoCalib calib;
-  SdRigScene scene;
-  guint8 *raw[2];
-} Rig;
-
-static void
-rig_setup (Rig * rig)
-{
-  char msg[256];
-
-  rig->dir = g_dir_make_tmp ("sd-calib-XXXXXX", NULL);
-  fail_unless (rig->dir != NULL);
-  rig->path = g_build_filename (rig->dir, "rig.yaml", NULL);
-  sd_rig_make (&rig->calib, W, H);
-  sd_rig_scene_make (&rig->scene, &rig->calib);
-  fail_unless (sd_rig_write_opencv_yaml (&rig->calib, rig->path, msg,
-          sizeof (msg)), "%s", msg);
-  for (gint j = 0; j < 2; j++) {
-    rig->raw[j] = g_malloc ((gsize) W * H);
-    sd_rig_render (&rig->calib, &rig->scene, j, rig->raw[j], W, H);
-  }
-}
-
-static void
-rig_clear (Rig * rig)
-{
-  g_unlink (rig->path);
-  g_rmdir (rig->dir);
-  g_free (rig->path);
-  g_free (rig->dir);
-  g_free (rig->raw[0]);
-  g_free (rig->raw[1]);
-}
 
 static gint
 compare_double (gconstpointer a, gconstpointer b)
@@ -65,7 +27,7 @@ compare_double (gconstpointer a, gconstpointer b)
  * has no depth step within 6 px of it (its planes are 0.4 m or more
  * apart, and its slant changes depth by far less than 3 % over 6 px). */
 static gboolean
-interior (const Rig * rig, gint u, gint v, gdouble z)
+interior (const SdCheckRig * rig, gint u, gint v, gdouble z)
 {
   static const gint off[8][2] = { {-6, 0}, {6, 0}, {0, -6}, {0, 6},
   {-6, -6}, {6, 6}, {-6, 6}, {6, -6}
@@ -85,7 +47,7 @@ interior (const Rig * rig, gint u, gint v, gdouble z)
  * info is not NULL, the text of the INFO message the element posted, or
  * NULL. */
 static GstBuffer *
-rig_output_two_pads (const Rig * rig, const gchar * output,
+rig_output_two_pads (const SdCheckRig * rig, const gchar * output,
     const gchar * calibration, const gchar * calibration_right, gchar ** info)
 {
   SdCheckPair p;
@@ -122,7 +84,7 @@ rig_output_two_pads (const Rig * rig, const gchar * output,
 
 /* The depth of out (the rig's output=depth) on the planes' interior. */
 static void
-check_depth (const Rig * rig, GstBuffer * out)
+check_depth (const SdCheckRig * rig, GstBuffer * out)
 {
   GstMapInfo map;
   gint n = 0, within = 0, valid = 0;
@@ -173,16 +135,16 @@ check_depth (const Rig * rig, GstBuffer * out)
 
 GST_START_TEST (test_rig_depth)
 {
-  Rig rig;
+  SdCheckRig rig;
   GstBuffer *out;
   gchar *info;
 
-  rig_setup (&rig);
+  sd_check_rig_setup (&rig, W, H);
   out = rig_output_two_pads (&rig, "depth", rig.path, NULL, &info);
   check_depth (&rig, out);
   /* the rig's views line up: align-rows leaves them alone, quietly */
   fail_unless (info == NULL, "INFO: %s", info);
-  rig_clear (&rig);
+  sd_check_rig_clear (&rig);
 }
 
 GST_END_TEST;
@@ -192,18 +154,18 @@ GST_END_TEST;
  * and the planes come out at their depth as above. */
 GST_START_TEST (test_rig_rows_moved)
 {
-  Rig rig;
+  SdCheckRig rig;
   GstBuffer *out;
   gchar *info;
 
-  rig_setup (&rig);
+  sd_check_rig_setup (&rig, W, H);
   memmove (rig.raw[1] + 2 * W, rig.raw[1], (gsize) W * (H - 2));
   out = rig_output_two_pads (&rig, "depth", rig.path, NULL, &info);
   check_depth (&rig, out);
   fail_unless (info && strstr (info, "moved back"), "INFO: %s", info);
   g_print ("%s\n", info);
   g_free (info);
-  rig_clear (&rig);
+  sd_check_rig_clear (&rig);
 }
 
 GST_END_TEST;
@@ -211,7 +173,7 @@ GST_END_TEST;
 /* The same with both views in one side-by-side frame on sink_left: views
  * of that frame, then rectified. */
 static GstBuffer *
-rig_output_packed (const Rig * rig)
+rig_output_packed (const SdCheckRig * rig)
 {
   GstElement *e = gst_element_factory_make ("stereodepth", NULL);
   guint8 *frame = g_malloc ((gsize) 2 * W * H);
@@ -240,11 +202,11 @@ rig_output_packed (const Rig * rig)
 /* Both views in one stream are rectified the same: the same bits. */
 GST_START_TEST (test_rig_packed)
 {
-  Rig rig;
+  SdCheckRig rig;
   GstBuffer *two, *one;
   GstMapInfo a, b;
 
-  rig_setup (&rig);
+  sd_check_rig_setup (&rig, W, H);
   two = rig_output_two_pads (&rig, "disparity", rig.path, NULL, NULL);
   one = rig_output_packed (&rig);
   fail_unless (two != NULL && one != NULL);
@@ -257,7 +219,7 @@ GST_START_TEST (test_rig_packed)
   gst_buffer_unmap (one, &b);
   gst_buffer_unref (two);
   gst_buffer_unref (one);
-  rig_clear (&rig);
+  sd_check_rig_clear (&rig);
 }
 
 GST_END_TEST;
@@ -266,12 +228,12 @@ GST_END_TEST;
  * depth in millimetres as from OpenCV's file. */
 GST_START_TEST (test_rig_ros)
 {
-  Rig rig;
+  SdCheckRig rig;
   gchar *left = NULL, *right = NULL;
   GstBuffer *opencv, *ros;
   char msg[256];
 
-  rig_setup (&rig);
+  sd_check_rig_setup (&rig, W, H);
   left = g_build_filename (rig.dir, "left.yaml", NULL);
   right = g_build_filename (rig.dir, "right.yaml", NULL);
   fail_unless (sd_rig_write_ros_yaml (&rig.calib, 0, left, msg,
@@ -303,22 +265,10 @@ GST_START_TEST (test_rig_ros)
   g_unlink (right);
   g_free (left);
   g_free (right);
-  rig_clear (&rig);
+  sd_check_rig_clear (&rig);
 }
 
 GST_END_TEST;
-
-/* Waits for the element's error and checks that its message holds what. */
-static void
-expect_error (GstBus * bus, const gchar * what, const gchar * what2)
-{
-  GError *err = sd_check_wait_error (bus);
-
-  fail_unless (strstr (err->message, what) != NULL, "%s", err->message);
-  fail_unless (!what2 || strstr (err->message, what2) != NULL, "%s",
-      err->message);
-  g_error_free (err);
-}
 
 /* Read when the element starts: a missing file stops the pipeline from
  * starting, with an error that names it. */
@@ -334,7 +284,7 @@ start_fails (const gchar * calibration, const gchar * right,
       NULL);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
-  expect_error (bus, what, NULL);
+  sd_check_expect_error (bus, what, NULL);
   gst_element_set_state (e, GST_STATE_NULL);
   /* the messages left on the bus hold the element */
   gst_bus_set_flushing (bus, TRUE);
@@ -344,14 +294,14 @@ start_fails (const gchar * calibration, const gchar * right,
 
 GST_START_TEST (test_calibration_errors)
 {
-  Rig rig;
+  SdCheckRig rig;
   SdCheckPair p;
 
   start_fails ("/nonexistent/rig.yaml", NULL, "/nonexistent/rig.yaml");
   start_fails (NULL, "right.yaml", "calibration-right");
 
   /* the rig is 640x480; a 640x360 stream cannot be scaled to it */
-  rig_setup (&rig);
+  sd_check_rig_setup (&rig, W, H);
   sd_check_pair_init_with (&p, FALSE, "calibration", rig.path, NULL);
   sd_check_set_caps (p.left, "GRAY8", W, 360);
   sd_check_set_caps (p.right, "GRAY8", W, 360);
@@ -359,9 +309,9 @@ GST_START_TEST (test_calibration_errors)
           rig.raw[0], W, 360, 0));
   gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
           rig.raw[1], W, 360, 0));
-  expect_error (p.bus, "640x480", "640x360");
+  sd_check_expect_error (p.bus, "640x480", "640x360");
   sd_check_pair_clear (&p);
-  rig_clear (&rig);
+  sd_check_rig_clear (&rig);
 }
 
 GST_END_TEST;

@@ -1,0 +1,62 @@
+/* stereorectify: undistorts and rectifies one view of a calibrated rig in
+ * its own format (GstVideoFilter), through the maps and the remap that
+ * stereodepth's calibration stage runs (common/sd-rectify.h): its output
+ * lines up pixel for pixel with stereodepth's disparity of that rig. */
+#ifndef __GST_STEREO_RECTIFY_H__
+#define __GST_STEREO_RECTIFY_H__
+
+#include <gst/video/gstvideofilter.h>
+#include <gst/video/video.h>
+
+#include "sd-rectify.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_STEREO_RECTIFY (gst_stereo_rectify_get_type ())
+G_DECLARE_FINAL_TYPE (GstStereoRectify, gst_stereo_rectify, GST,
+    STEREO_RECTIFY, GstVideoFilter);
+
+typedef enum
+{
+  GST_STEREO_RECTIFY_VIEW_LEFT,
+  GST_STEREO_RECTIFY_VIEW_RIGHT,
+} GstStereoRectifyView;
+
+/* The bytes of a frame one map remaps: a component of a plane, or one
+ * byte of each pixel of a packed plane. */
+typedef struct
+{
+  gint plane, offset, pixel_stride;
+  gint width, height;           /* the component's grid */
+  const gint32 *map;            /* the view's, or one of subsampled */
+} GstStereoRectifyPart;
+
+/* the most: 4 planes, or a packed plane of up to 8 bytes a pixel */
+#define GST_STEREO_RECTIFY_MAX_PARTS 8
+
+struct _GstStereoRectify
+{
+  GstVideoFilter parent;
+
+  /* Protected by the object lock (properties, read when the element
+   * starts). */
+  gchar *calibration;
+  gchar *calibration_right;
+  GstStereoRectifyView view;
+
+  /* Streaming thread only (start, set_info and stop come in it or with it
+   * stopped). */
+  SdStereoCalib *calib;         /* NULL before start */
+  GstStereoRectifyView view_used;
+  SdRectification *rect;        /* for the negotiated size */
+  gint32 *chroma_map;           /* subsampled chroma's, when the format has */
+  gint chroma_width, chroma_height;
+  GstStereoRectifyPart parts[GST_STEREO_RECTIFY_MAX_PARTS];
+  gint n_parts;
+};
+
+GST_ELEMENT_REGISTER_DECLARE (stereorectify);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,340 @@
+/* stereorectify: the synthetic rig's raw views, rectified by it and matched
+ * by stereodepth without a calibration, give the very bits stereodepth
+ * gives with the calibration (the views line up with the disparity);
+ * every component of every format it takes is remapped through its map
+ * (full-resolution ones to the pipeline's bits, subsampled chroma through
+ * the chroma map), no byte of a pixel left unwritten; and the errors a user
+ * meets: no calibration, a file that is not there, another aspect ratio. */
+#include <stdarg.h>
+
+#include "sd-check.h"
+
+#define W 320
+#define H 240
+#define DISPARITIES 32
+
+/* stereorectify with its properties (NULL-terminated name/value pairs of
+ * strings) and bus (NULL: none), started with format caps of w x h. */
+static GstHarness *
+rectify_new (GstBus * bus, const gchar * format, gint w, gint h,
+    const gchar * first, ...)
+{
+  GstElement *e = gst_element_factory_make ("stereorectify", NULL);
+  const gchar *name = first;
+  GstHarness *harness;
+  va_list args;
+  gchar *caps;
+
+  fail_unless (e != NULL, "stereorectify is not in the registry");
+  va_start (args, first);
+  while (name) {
+    gst_util_set_object_arg (G_OBJECT (e), name, va_arg (args,
+            const gchar *));
+    name = va_arg (args, const gchar *);
+  }
+  va_end (args);
+  if (bus)
+    gst_element_set_bus (e, bus);
+  /* the harness starts the element: the properties are read then */
+  harness = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", format, w, h);
+  gst_harness_set_caps_str (harness, caps, caps);
+  g_free (caps);
+  return harness;
+}
+
+/* One GRAY8 view through stereorectify, as a packed plane. */
+static guint8 *
+rectify_gray (const SdCheckRig * rig, const gchar * view)
+{
+  GstHarness *h = rectify_new (NULL, "GRAY8", W, H, "calibration", rig->path,
+      "view", view, NULL);
+  GstBuffer *out;
+  GstVideoFrame frame;
+  GstVideoInfo info;
+  guint8 *plane = g_malloc ((gsize) W * H);
+
+  fail_unless_equals_int (gst_harness_push (h,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+              rig->raw[g_str_equal (view, "right")], W, H, 0)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  for (gint y = 0; y < H; y++)
+    memcpy (plane + y * W, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0)
+        + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), W);
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return plane;
+}
+
+/* stereodepth's disparity of a GRAY8 pair, with the calibration or none. */
+static GstBuffer *
+disparity (const guint8 * left, const guint8 * right,
+    const gchar * calibration)
+{
+  SdCheckPair p;
+  GstBuffer *out;
+
+  /* align-rows measures the rig's pair and would move a right view it
+   * found off (it finds none here); off, both runs remap the same way */
+  sd_check_pair_init_with (&p, FALSE, "calibration", calibration,
+      "num-disparities", DISPARITIES, "align-rows", FALSE, NULL);
+  sd_check_set_caps (p.left, "GRAY8", W, H);
+  sd_check_set_caps (p.right, "GRAY8", W, H);
+  fail_unless_equals_int (gst_harness_push (p.left,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, left, W, H, 0)),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (p.right,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, right, W, H, 0)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (p.left);
+  sd_check_pair_clear (&p);
+  return out;
+}
+
+GST_START_TEST (test_views_line_up)
+{
+  SdCheckRig rig;
+  guint8 *left, *right, *want;
+  GstBuffer *calibrated, *rectified;
+  SdRectification *rect;
+  char msg[256];
+  gint valid = 0;
+  GstMapInfo a, b;
+
+  sd_check_rig_setup (&rig, W, H);
+  left = rectify_gray (&rig, "left");
+  right = rectify_gray (&rig, "right");
+
+  /* the views are the pipeline's remap of the raw ones */
+  rect = sd_rectification_new (&rig.calib, W, H, msg, sizeof (msg));
+  fail_unless (rect != NULL, "%s", msg);
+  want = g_malloc ((gsize) W * H);
+  sd_rectify_rows (rect->map[0], rig.raw[0], want, W, H, 0, H);
+  fail_unless (memcmp (left, want, (gsize) W * H) == 0);
+  sd_rectify_rows (rect->map[1], rig.raw[1], want, W, H, 0, H);
+  fail_unless (memcmp (right, want, (gsize) W * H) == 0);
+
+  /* and what stereodepth matches when it rectifies them itself */
+  calibrated = disparity (rig.raw[0], rig.raw[1], rig.path);
+  rectified = disparity (left, right, NULL);
+  fail_unless (gst_buffer_map (calibrated, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (rectified, &b, GST_MAP_READ));
+  fail_unless_equals_uint64 (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0,
+      "the rectified views give another disparity than the calibration");
+  for (gsize i = 0; i < a.size; i += 2)
+    valid += GST_READ_UINT16_LE (a.data + i) != 0;
+  /* a disparity worth comparing: most of the rig's scene is matched */
+  fail_unless (valid > W * H / 2, "only %d pixels valid", valid);
+  gst_buffer_unmap (calibrated, &a);
+  gst_buffer_unmap (rectified, &b);
+
+  gst_buffer_unref (calibrated);
+  gst_buffer_unref (rectified);
+  sd_rectification_free (rect);
+  g_free (want);
+  g_free (left);
+  g_free (right);
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* A frame of format, every byte random (the padding bytes of RGBx
+ * too). */
+static GstBuffer *
+random_frame (const GstVideoInfo * info, guint32 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    map.data[i] = (guint8) (seed >> 24);
+  }
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* The remap of the byte at offset in each pixel of a plane of frame
+ * (a component, or RGBx's padding byte) is in out at the same place. */
+static void
+check_part (const GstVideoFrame * in, const GstVideoFrame * out, gint plane,
+    gint offset, gint pixel_stride, gint w, gint h, const gint32 * map,
+    const gchar * what)
+{
+  const gint sin = GST_VIDEO_FRAME_PLANE_STRIDE (in, plane);
+  const gint sout = GST_VIDEO_FRAME_PLANE_STRIDE (out, plane);
+  const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in,
+      plane) + offset;
+  const guint8 *dst = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out,
+      plane) + offset;
+  guint8 *packed = g_malloc ((gsize) w * h), *want = g_malloc ((gsize) w * h);
+  gint differ = 0;
+
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++)
+      packed[y * w + x] = src[y * sin + x * pixel_stride];
+  sd_rectify_rows (map, packed, want, w, h, 0, h);
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++)
+      differ += dst[y * sout + x * pixel_stride] != want[y * w + x];
+  fail_unless (differ == 0, "%s: %d samples differ", what, differ);
+  g_free (packed);
+  g_free (want);
+}
+
+/* Every format of the pad template, at a width and height that leave a
+ * half chroma sample at the right and bottom edges. */
+GST_START_TEST (test_formats)
+{
+  const gint w = 161, h = 121;
+  SdCheckRig rig;
+  SdRectification *rect;
+  GstElement *element;
+  GstPadTemplate *templ;
+  GstCaps *caps;
+  char msg[256];
+
+  sd_check_rig_setup (&rig, w, h);
+  rect = sd_rectification_new (&rig.calib, w, h, msg, sizeof (msg));
+  fail_unless (rect != NULL, "%s", msg);
+  element = gst_element_factory_make ("stereorectify", NULL);
+  templ = gst_element_get_pad_template (element, "sink");
+  caps = gst_pad_template_get_caps (templ);
+  gst_object_unref (element);
+  {
+    const GValue *formats = gst_structure_get_value (gst_caps_get_structure
+        (caps, 0), "format");
+
+    fail_unless (gst_value_list_get_size (formats) >= 29);
+    for (guint i = 0; i < gst_value_list_get_size (formats); i++) {
+      const gchar *name =
+          g_value_get_string (gst_value_list_get_value (formats, i));
+      const GstVideoFormatInfo *f =
+          gst_video_format_get_info (gst_video_format_from_string (name));
+      GstHarness *hr = rectify_new (NULL, name, w, h, "calibration", rig.path,
+          "view", "right", NULL);
+      GstVideoInfo info;
+      GstVideoFrame in, out;
+      GstBuffer *inbuf, *outbuf;
+      gint cw, ch;
+      gboolean whole = GST_VIDEO_FORMAT_INFO_N_PLANES (f) == 1;
+      gint32 *cmap = NULL;
+
+      gst_video_info_set_format (&info, GST_VIDEO_FORMAT_INFO_FORMAT (f), w,
+          h);
+      inbuf = random_frame (&info, i + 1);
+      fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
+      fail_unless_equals_int (gst_harness_push (hr, gst_buffer_ref (inbuf)),
+          GST_FLOW_OK);
+      outbuf = gst_harness_pull (hr);
+      fail_unless (gst_video_frame_map (&out, &info, outbuf, GST_MAP_READ));
+
+      for (guint c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++) {
+        const gint sx = GST_VIDEO_FORMAT_INFO_W_SUB (f, c);
+        const gint sy = GST_VIDEO_FORMAT_INFO_H_SUB (f, c);
+        const gint32 *map = rect->map[1];
+
+        fail_unless_equals_int (GST_VIDEO_FORMAT_INFO_DEPTH (f, c), 8);
+        if (sx || sy) {
+          g_free (cmap);
+          cmap = sd_rectify_map_subsampled (rect->map[1], w, h, sx, sy, &cw,
+              &ch);
+          map = cmap;
+        }
+        check_part (&in, &out, GST_VIDEO_FORMAT_INFO_PLANE (f, c),
+            GST_VIDEO_FORMAT_INFO_POFFSET (f, c),
+            GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c),
+            sx || sy ? cw : w, sx || sy ? ch : h, map, name);
+        whole = whole && !sx && !sy;
+      }
+      /* every byte of a packed pixel is remapped, the x of RGBx too, so
+       * that none goes out uninitialized */
+      if (whole)
+        for (gint k = 0; k < GST_VIDEO_FORMAT_INFO_PSTRIDE (f, 0); k++)
+          check_part (&in, &out, 0, k, GST_VIDEO_FORMAT_INFO_PSTRIDE (f, 0),
+              w, h, rect->map[1], name);
+
+      gst_video_frame_unmap (&in);
+      gst_video_frame_unmap (&out);
+      gst_buffer_unref (inbuf);
+      gst_buffer_unref (outbuf);
+      g_free (cmap);
+      gst_harness_teardown (hr);
+    }
+  }
+  gst_caps_unref (caps);
+  sd_rectification_free (rect);
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* Starting fails, with an error that names what. */
+static void
+start_fails (const gchar * calibration, const gchar * right,
+    const gchar * what)
+{
+  GstElement *e = gst_element_factory_make ("stereorectify", NULL);
+  GstBus *bus = gst_bus_new ();
+
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "calibration", calibration, "calibration-right", right,
+      NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  sd_check_expect_error (bus, what, NULL);
+  gst_element_set_state (e, GST_STATE_NULL);
+  /* the messages left on the bus hold the element */
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (e);
+  gst_object_unref (bus);
+}
+
+GST_START_TEST (test_errors)
+{
+  SdCheckRig rig;
+  GstHarness *h;
+  GstBus *bus;
+
+  start_fails (NULL, NULL, "no calibration");
+  start_fails ("/nonexistent/rig.yaml", NULL, "/nonexistent/rig.yaml");
+  start_fails (NULL, "right.yaml", "calibration-right");
+
+  /* the rig is 320x240; 320x200 frames are of another aspect ratio */
+  sd_check_rig_setup (&rig, W, H);
+  bus = gst_bus_new ();
+  h = rectify_new (bus, "GRAY8", W, 200, "calibration", rig.path, NULL);
+  fail_unless_equals_int (gst_harness_push (h,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig.raw[0], W, 200, 0)),
+      GST_FLOW_NOT_NEGOTIATED);
+  sd_check_expect_error (bus, "320x240", "320x200");
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+static Suite *
+rectify_suite (void)
+{
+  Suite *s = suite_create ("stereorectify");
+  TCase *tc = tcase_create ("rectify");
+
+  tcase_add_test (tc, test_views_line_up);
+  tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_errors);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (rectify);
