@@ -224,6 +224,27 @@ sd_check_expect_error (GstBus * bus, const gchar * what, const gchar * what2)
   g_error_free (err);
 }
 
+void
+sd_check_start_fails (const gchar * factory, const gchar * calibration,
+    const gchar * right, const gchar * what)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+  GstBus *bus = gst_bus_new ();
+
+  fail_unless (e != NULL, "%s is not in the registry", factory);
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "calibration", calibration, "calibration-right", right,
+      NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  sd_check_expect_error (bus, what, NULL);
+  gst_element_set_state (e, GST_STATE_NULL);
+  /* the messages left on the bus hold the element */
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (e);
+  gst_object_unref (bus);
+}
+
 gint
 sd_check_pop_band_warning (GstBus * bus, const gchar * memory, gint height)
 {

@@ -72,6 +72,11 @@ GError *sd_check_wait_error (GstBus * bus);
  * is not NULL. */
 void sd_check_expect_error (GstBus * bus, const gchar * what,
     const gchar * what2);
+/* An element of factory with the calibration and calibration-right files
+ * given (read when it starts) fails to start, with an error naming
+ * what. */
+void sd_check_start_fails (const gchar * factory, const gchar * calibration,
+    const gchar * right, const gchar * what);
 /* Pops the one warning the element posts when it cuts frames height rows
  * high into bands because they do not fit memory (its message names
  * memory: "the GPU's memory", "the memory"), and returns the band rows it

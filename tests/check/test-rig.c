@@ -270,35 +270,15 @@ GST_START_TEST (test_rig_ros)
 
 GST_END_TEST;
 
-/* Read when the element starts: a missing file stops the pipeline from
- * starting, with an error that names it. */
-static void
-start_fails (const gchar * calibration, const gchar * right,
-    const gchar * what)
-{
-  GstElement *e = gst_element_factory_make ("stereodepth", NULL);
-  GstBus *bus = gst_bus_new ();
-
-  gst_element_set_bus (e, bus);
-  g_object_set (e, "calibration", calibration, "calibration-right", right,
-      NULL);
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_FAILURE);
-  sd_check_expect_error (bus, what, NULL);
-  gst_element_set_state (e, GST_STATE_NULL);
-  /* the messages left on the bus hold the element */
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (e);
-  gst_object_unref (bus);
-}
-
 GST_START_TEST (test_calibration_errors)
 {
   SdCheckRig rig;
   SdCheckPair p;
 
-  start_fails ("/nonexistent/rig.yaml", NULL, "/nonexistent/rig.yaml");
-  start_fails (NULL, "right.yaml", "calibration-right");
+  sd_check_start_fails ("stereodepth", "/nonexistent/rig.yaml", NULL,
+      "/nonexistent/rig.yaml");
+  sd_check_start_fails ("stereodepth", NULL, "right.yaml",
+      "calibration-right");
 
   /* the rig is 640x480; a 640x360 stream cannot be scaled to it */
   sd_check_rig_setup (&rig, W, H);

@@ -277,36 +277,17 @@ GST_START_TEST (test_formats)
 
 GST_END_TEST;
 
-/* Starting fails, with an error that names what. */
-static void
-start_fails (const gchar * calibration, const gchar * right,
-    const gchar * what)
-{
-  GstElement *e = gst_element_factory_make ("stereorectify", NULL);
-  GstBus *bus = gst_bus_new ();
-
-  gst_element_set_bus (e, bus);
-  g_object_set (e, "calibration", calibration, "calibration-right", right,
-      NULL);
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_FAILURE);
-  sd_check_expect_error (bus, what, NULL);
-  gst_element_set_state (e, GST_STATE_NULL);
-  /* the messages left on the bus hold the element */
-  gst_bus_set_flushing (bus, TRUE);
-  gst_object_unref (e);
-  gst_object_unref (bus);
-}
-
 GST_START_TEST (test_errors)
 {
   SdCheckRig rig;
   GstHarness *h;
   GstBus *bus;
 
-  start_fails (NULL, NULL, "no calibration");
-  start_fails ("/nonexistent/rig.yaml", NULL, "/nonexistent/rig.yaml");
-  start_fails (NULL, "right.yaml", "calibration-right");
+  sd_check_start_fails ("stereorectify", NULL, NULL, "no calibration");
+  sd_check_start_fails ("stereorectify", "/nonexistent/rig.yaml", NULL,
+      "/nonexistent/rig.yaml");
+  sd_check_start_fails ("stereorectify", NULL, "right.yaml",
+      "calibration-right");
 
   /* the rig is 320x240; 320x200 frames are of another aspect ratio */
   sd_check_rig_setup (&rig, W, H);
