@@ -5,14 +5,14 @@
 
 static const SdEnumEntry input_layout_entries[] = {
   {"auto", GST_STEREO_DEPTH_INPUT_LAYOUT_AUTO,
-      "from the left input's caps: side by side or top-bottom when its "
-        "multiview-mode says so, else one view per input"},
+      "from the caps: both views in each frame when their multiview-mode "
+        "is side-by-side or top-bottom, else one view a frame"},
   {"separate", GST_STEREO_DEPTH_INPUT_LAYOUT_SEPARATE,
-      "one view per input, whatever the caps say"},
+      "one view a frame, whatever the caps say"},
   {"side-by-side", GST_STEREO_DEPTH_INPUT_LAYOUT_SIDE_BY_SIDE,
-      "both views in the left input's frames, left view on the left"},
+      "both views in each frame, the left view on the left"},
   {"top-bottom", GST_STEREO_DEPTH_INPUT_LAYOUT_TOP_BOTTOM,
-      "both views in the left input's frames, left view on top"},
+      "both views in each frame, the left view on top"},
   {NULL, 0, NULL}
 };
 
@@ -53,10 +53,9 @@ gst_stereo_depth_views_from_info (GstStereoDepthInputLayout layout,
           views->packing = mode;
           break;
         default:
-          *why = g_strdup_printf ("The left input's multiview-mode %s is not "
-              "supported: stereodepth reads side-by-side and top-bottom "
-              "frames, or one view per input.",
-              gst_video_multiview_mode_to_caps_string (mode));
+          *why = g_strdup_printf ("Frames of multiview-mode %s are not "
+              "supported: side-by-side and top-bottom frames are, or one "
+              "view a frame.", gst_video_multiview_mode_to_caps_string (mode));
           return FALSE;
       }
       break;
@@ -69,8 +68,8 @@ gst_stereo_depth_views_from_info (GstStereoDepthInputLayout layout,
           GST_VIDEO_INFO_WIDTH (info) % 2) ||
       (views->packing == GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM &&
           GST_VIDEO_INFO_HEIGHT (info) % 2)) {
-    *why = g_strdup_printf ("The left input's %dx%d frames cannot hold two "
-        "%s views of one size: the %s must be even.",
+    *why = g_strdup_printf ("%dx%d frames cannot hold two %s views of one "
+        "size: the %s must be even.",
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
         gst_video_multiview_mode_to_caps_string (views->packing),
         views->packing == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE ?

@@ -1,7 +1,8 @@
 /* Where stereodepth finds its two views: one per input (separate), or both
  * in the frames of the left input, side by side or one above the other
  * (GstVideoMultiviewMode in its caps, or the input-layout property).  The
- * views of a packed frame are views of its memory, not copies. */
+ * views of a packed frame are views of its memory, not copies.
+ * stereorectify reads its one input's frames the same way. */
 #ifndef __GST_STEREO_DEPTH_VIEWS_H__
 #define __GST_STEREO_DEPTH_VIEWS_H__
 

@@ -13,6 +13,11 @@
  * a YUV view (and a GRAY8 view) has the very bits stereodepth matches;
  * subsampled chroma is read where the luma it covers is.
  *
+ * A stereo camera that sends both views in one frame, side by side or one
+ * above the other, goes in as it is: #GstStereoRectify:input-layout (or
+ * the multiview-mode caps) says so, #GstStereoRectify:view picks the view,
+ * and the output is that view's size.
+ *
  * stereodepth's align-rows moves the right view only, and never its
  * output's geometry: the left view of stereorectify stays aligned with the
  * disparity whatever align-rows measures.
@@ -27,6 +32,13 @@
  *   l. ! queue ! stereorectify calibration=rig.yaml ! videoconvert ! autovideosink \
  *   l. ! queue ! sd.sink_left \
  *   v4l2src device=/dev/video2 ! videoconvert ! queue ! sd.sink_right
+ * ]|
+ * |[
+ * gst-launch-1.0 v4l2src ! video/x-raw,width=1280,height=480 ! tee name=cam \
+ *   cam. ! queue ! stereorectify input-layout=side-by-side calibration=rig.yaml ! \
+ *     videoconvert ! autovideosink \
+ *   cam. ! queue ! stereodepth input-layout=side-by-side calibration=rig.yaml ! \
+ *     depthcolormap ! videoconvert ! autovideosink
  * ]|
  */
 #include "gststereorectify.h"
@@ -58,9 +70,11 @@ enum
   PROP_CALIBRATION,
   PROP_CALIBRATION_RIGHT,
   PROP_VIEW,
+  PROP_INPUT_LAYOUT,
 };
 
 #define DEFAULT_VIEW GST_STEREO_RECTIFY_VIEW_LEFT
+#define DEFAULT_INPUT_LAYOUT GST_STEREO_DEPTH_INPUT_LAYOUT_AUTO
 
 static const SdEnumEntry view_entries[] = {
   {"left", GST_STEREO_RECTIFY_VIEW_LEFT,
@@ -93,6 +107,9 @@ gst_stereo_rectify_set_property (GObject * object, guint prop_id,
     case PROP_VIEW:
       self->view = g_value_get_enum (value);
       break;
+    case PROP_INPUT_LAYOUT:
+      self->input_layout = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -116,6 +133,9 @@ gst_stereo_rectify_get_property (GObject * object, guint prop_id,
       break;
     case PROP_VIEW:
       g_value_set_enum (value, self->view);
+      break;
+    case PROP_INPUT_LAYOUT:
+      g_value_set_enum (value, self->input_layout);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -236,8 +256,10 @@ plan_parts (GstStereoRectify * self, const GstVideoInfo * info,
         part->plane = p;
         part->offset = k;
         part->pixel_stride = pstride;
-        part->map = part_map (self, view_map, whole ? 0 : sub_x,
-            whole ? 0 : sub_y, &part->width, &part->height);
+        part->sub_x = whole ? 0 : sub_x;
+        part->sub_y = whole ? 0 : sub_y;
+        part->map = part_map (self, view_map, part->sub_x, part->sub_y,
+            &part->width, &part->height);
         if (!part->map)
           return FALSE;
       }
@@ -248,32 +270,197 @@ plan_parts (GstStereoRectify * self, const GstVideoInfo * info,
   return TRUE;
 }
 
+/* A width or height (an int or a range) times num / den. */
+static void
+scale_dimension (GstStructure * s, const gchar * field, gint num, gint den)
+{
+  const GValue *v = gst_structure_get_value (s, field);
+  gint64 lo, hi;
+
+  if (v && G_VALUE_HOLDS_INT (v)) {
+    gst_structure_set (s, field, G_TYPE_INT, (gint) MIN ((gint64)
+            g_value_get_int (v) * num / den, G_MAXINT), NULL);
+  } else if (v && GST_VALUE_HOLDS_INT_RANGE (v)) {
+    lo = MAX ((gint64) gst_value_get_int_range_min (v) * num / den, 1);
+    hi = MIN ((gint64) gst_value_get_int_range_max (v) * num / den,
+        G_MAXINT);
+    if (lo < hi)
+      gst_structure_set (s, field, GST_TYPE_INT_RANGE, (gint) lo, (gint) hi,
+          NULL);
+    else
+      gst_structure_set (s, field, G_TYPE_INT, (gint) lo, NULL);
+  }
+}
+
+/* The packing frames of caps structure s have under layout: SIDE_BY_SIDE,
+ * TOP_BOTTOM, or NONE for one view a frame. */
+static GstVideoMultiviewMode
+structure_packing (GstStereoDepthInputLayout layout, const GstStructure * s)
+{
+  const gchar *mode = gst_structure_get_string (s, "multiview-mode");
+
+  switch (layout) {
+    case GST_STEREO_DEPTH_INPUT_LAYOUT_SIDE_BY_SIDE:
+      return GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE;
+    case GST_STEREO_DEPTH_INPUT_LAYOUT_TOP_BOTTOM:
+      return GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM;
+    case GST_STEREO_DEPTH_INPUT_LAYOUT_AUTO:
+      if (g_strcmp0 (mode, "side-by-side") == 0)
+        return GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE;
+      if (g_strcmp0 (mode, "top-bottom") == 0)
+        return GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM;
+      return GST_VIDEO_MULTIVIEW_MODE_NONE;
+    default:
+      return GST_VIDEO_MULTIVIEW_MODE_NONE;
+  }
+}
+
+/* Downstream gets one view: a side-by-side frame gives one of half its
+ * width, a top-bottom frame one of half its height, without the packing in
+ * its caps; a frame of one view is the view.  Upstream may give the view
+ * as it is or, under input-layout auto, packed with the other. */
+static GstCaps *
+gst_stereo_rectify_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstStereoRectify *self = GST_STEREO_RECTIFY (trans);
+  GstCaps *result = gst_caps_new_empty ();
+  GstStereoDepthInputLayout layout;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  layout = self->input_layout;
+  GST_OBJECT_UNLOCK (self);
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *in = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *features = gst_caps_get_features (caps, i);
+    GstStructure *s = gst_structure_copy (in);
+
+    if (direction == GST_PAD_SINK) {
+      const GstVideoMultiviewMode packing = structure_packing (layout, in);
+
+      if (packing != GST_VIDEO_MULTIVIEW_MODE_NONE) {
+        scale_dimension (s, packing == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE ?
+            "width" : "height", 1, 2);
+        gst_structure_remove_fields (s, "multiview-mode", "multiview-flags",
+            NULL);
+      }
+      result = gst_caps_merge_structure_full (result, s,
+          gst_caps_features_copy (features));
+      continue;
+    }
+    /* upstream of a view */
+    if (layout == GST_STEREO_DEPTH_INPUT_LAYOUT_SIDE_BY_SIDE
+        || layout == GST_STEREO_DEPTH_INPUT_LAYOUT_TOP_BOTTOM) {
+      scale_dimension (s, layout == GST_STEREO_DEPTH_INPUT_LAYOUT_SIDE_BY_SIDE
+          ? "width" : "height", 2, 1);
+      gst_structure_remove_fields (s, "multiview-mode", "multiview-flags",
+          NULL);
+    }
+    gst_caps_append_structure_full (result, s,
+        gst_caps_features_copy (features));
+    if (layout == GST_STEREO_DEPTH_INPUT_LAYOUT_AUTO) {
+      GstStructure *sbs = gst_structure_copy (in), *tb =
+          gst_structure_copy (in);
+
+      scale_dimension (sbs, "width", 2, 1);
+      gst_structure_set (sbs, "multiview-mode", G_TYPE_STRING, "side-by-side",
+          NULL);
+      scale_dimension (tb, "height", 2, 1);
+      gst_structure_set (tb, "multiview-mode", G_TYPE_STRING, "top-bottom",
+          NULL);
+      gst_caps_append_structure_full (result, sbs,
+          gst_caps_features_copy (features));
+      gst_caps_append_structure_full (result, tb,
+          gst_caps_features_copy (features));
+    }
+  }
+  if (filter) {
+    GstCaps *both = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = both;
+  }
+  return result;
+}
+
+/* Where the view the element gives starts in each part's plane of a packed
+ * frame; FALSE after posting an error when a subsampled component's
+ * samples cannot be split between the two views. */
+static gboolean
+place_view (GstStereoRectify * self, const GstVideoInfo * info,
+    const GstStereoDepthViews * views)
+{
+  const gboolean packed = gst_stereo_depth_views_packed (views);
+  const gboolean sbs = views->packing == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE;
+  const gboolean second = packed &&
+      (self->view_used == GST_STEREO_RECTIFY_VIEW_RIGHT) != views->right_first;
+  const gint w = self->rect->width, h = self->rect->height;
+
+  for (gint i = 0; i < self->n_parts; i++) {
+    GstStereoRectifyPart *part = &self->parts[i];
+
+    if (packed && (sbs ? w % (1 << part->sub_x) : h % (1 << part->sub_y))) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("Two %s views of %dx%d %s cannot be told apart: they share "
+              "chroma samples.  Use views of an even size, or convert the "
+              "frames first.", gst_video_multiview_mode_to_caps_string
+              (views->packing), w, h, GST_VIDEO_INFO_NAME (info)), (NULL));
+      return FALSE;
+    }
+    part->view_x = second && sbs ? part->width * part->pixel_stride : 0;
+    part->view_rows = second && !sbs ? part->height : 0;
+  }
+  return TRUE;
+}
+
 static gboolean
 gst_stereo_rectify_set_info (GstVideoFilter * filter,
-    G_GNUC_UNUSED GstCaps * incaps,
-    GstVideoInfo * in_info, G_GNUC_UNUSED GstCaps * outcaps,
-    G_GNUC_UNUSED GstVideoInfo * out_info)
+    G_GNUC_UNUSED GstCaps * incaps, GstVideoInfo * in_info,
+    G_GNUC_UNUSED GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstStereoRectify *self = GST_STEREO_RECTIFY (filter);
-  const gint w = GST_VIDEO_INFO_WIDTH (in_info);
-  const gint h = GST_VIDEO_INFO_HEIGHT (in_info);
+  GstStereoDepthInputLayout layout;
+  GstStereoDepthViews views;
+  gint w, h, par_n, par_d;
+  gchar *why = NULL;
   char msg[512];
 
   clear_maps (self);
+  GST_OBJECT_LOCK (self);
+  layout = self->input_layout;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_stereo_depth_views_from_info (layout, in_info, &views, &why)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", why), (NULL));
+    g_free (why);
+    return FALSE;
+  }
+  gst_stereo_depth_views_view_info (&views, in_info, &w, &h, &par_n, &par_d);
+  /* the caps transform gave downstream this size */
+  g_return_val_if_fail (GST_VIDEO_INFO_WIDTH (out_info) == w
+      && GST_VIDEO_INFO_HEIGHT (out_info) == h, FALSE);
   self->rect = sd_rectification_new (self->calib, w, h, msg, sizeof (msg));
   if (!self->rect) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", msg), (NULL));
     return FALSE;
   }
-  if (!plan_parts (self, in_info, self->rect->map[self->view_used])) {
+  if (!plan_parts (self, out_info, self->rect->map[self->view_used])) {
     clear_maps (self);
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Not enough memory for the maps of %dx%d %s frames.", w, h,
-            GST_VIDEO_INFO_NAME (in_info)), (NULL));
+            GST_VIDEO_INFO_NAME (out_info)), (NULL));
     return FALSE;
   }
-  GST_DEBUG_OBJECT (self, "%s view, %dx%d %s: %d parts",
+  if (!place_view (self, out_info, &views)) {
+    clear_maps (self);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "%s view of %dx%d %s (%s): %d parts",
       view_entries[self->view_used].nick, w, h, GST_VIDEO_INFO_NAME (in_info),
+      gst_stereo_depth_views_packed (&views) ?
+      gst_video_multiview_mode_to_caps_string (views.packing) : "one view",
       self->n_parts);
   return TRUE;
 }
@@ -286,11 +473,13 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
 
   for (gint i = 0; i < self->n_parts; i++) {
     const GstStereoRectifyPart *part = &self->parts[i];
-    const guint8 *src = GST_VIDEO_FRAME_PLANE_DATA (in, part->plane);
+    const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, part->plane);
+    const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in,
+        part->plane) + (gsize) part->view_rows * stride + part->view_x;
     guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (out, part->plane);
 
-    sd_rectify_component (part->map, src + part->offset,
-        GST_VIDEO_FRAME_PLANE_STRIDE (in, part->plane), dst + part->offset,
+    sd_rectify_component (part->map, src + part->offset, stride,
+        dst + part->offset,
         GST_VIDEO_FRAME_PLANE_STRIDE (out, part->plane), part->pixel_stride,
         part->width, part->height);
   }
@@ -341,8 +530,15 @@ gst_stereo_rectify_class_init (GstStereoRectifyClass * klass)
           "the left camera's", NULL, flags));
   g_object_class_install_property (gobject_class, PROP_VIEW,
       g_param_spec_enum ("view", "View",
-          "Which camera the stream comes from", view_type, DEFAULT_VIEW,
-          flags));
+          "Which camera's view to give: the stream's, or one of the two its "
+          "frames hold (input-layout)", view_type, DEFAULT_VIEW, flags));
+  g_object_class_install_property (gobject_class, PROP_INPUT_LAYOUT,
+      g_param_spec_enum ("input-layout", "Input layout",
+          "Whether each frame holds one view or both (a side-by-side or "
+          "top-bottom stereo camera, as stereodepth's input-layout); auto "
+          "follows the multiview-mode caps, whose multiview-flags say which "
+          "view comes first", GST_TYPE_STEREO_DEPTH_INPUT_LAYOUT,
+          DEFAULT_INPUT_LAYOUT, flags));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -352,6 +548,8 @@ gst_stereo_rectify_class_init (GstStereoRectifyClass * klass)
       "own format, aligned pixel for pixel with stereodepth's output of "
       "that rig", "stereodepth developers");
 
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_stereo_rectify_transform_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_stereo_rectify_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_stereo_rectify_stop);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_stereo_rectify_set_info);
@@ -363,4 +561,5 @@ static void
 gst_stereo_rectify_init (GstStereoRectify * self)
 {
   self->view = DEFAULT_VIEW;
+  self->input_layout = DEFAULT_INPUT_LAYOUT;
 }

@@ -8,6 +8,7 @@
 #include <gst/video/gstvideofilter.h>
 #include <gst/video/video.h>
 
+#include "gststereodepthviews.h"
 #include "sd-rectify.h"
 
 G_BEGIN_DECLS
@@ -27,8 +28,12 @@ typedef enum
 typedef struct
 {
   gint plane, offset, pixel_stride;
-  gint width, height;           /* the component's grid */
+  gint sub_x, sub_y;            /* its subsampling (log2) */
+  gint width, height;           /* the component's grid in one view */
   const gint32 *map;            /* the view's, or one of subsampled */
+  /* where the view starts in a packed frame's plane: bytes across, rows
+   * down (0 and 0 for the first view, or a frame of one) */
+  gint view_x, view_rows;
 } GstStereoRectifyPart;
 
 /* the most: 4 planes, or a packed plane of up to 8 bytes a pixel */
@@ -43,6 +48,7 @@ struct _GstStereoRectify
   gchar *calibration;
   gchar *calibration_right;
   GstStereoRectifyView view;
+  GstStereoDepthInputLayout input_layout;
 
   /* Streaming thread only (start, set_info and stop come in it or with it
    * stopped). */

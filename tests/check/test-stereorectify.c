@@ -13,35 +13,57 @@
 #define H 240
 #define DISPARITIES 32
 
-/* stereorectify with its properties (NULL-terminated name/value pairs of
- * strings) and bus (NULL: none), started with format caps of w x h. */
+/* stereorectify with its properties (name/value pairs of strings, up to
+ * NULL) and bus (NULL: none), started with caps. */
 static GstHarness *
-rectify_new (GstBus * bus, const gchar * format, gint w, gint h,
-    const gchar * first, ...)
+rectify_new_valist (GstBus * bus, GstCaps * caps, const gchar * first,
+    va_list args)
 {
   GstElement *e = gst_element_factory_make ("stereorectify", NULL);
   const gchar *name = first;
   GstHarness *harness;
-  va_list args;
-  gchar *caps;
 
   fail_unless (e != NULL, "stereorectify is not in the registry");
-  va_start (args, first);
   while (name) {
     gst_util_set_object_arg (G_OBJECT (e), name, va_arg (args,
             const gchar *));
     name = va_arg (args, const gchar *);
   }
-  va_end (args);
   if (bus)
     gst_element_set_bus (e, bus);
   /* the harness starts the element: the properties are read then */
   harness = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
-  caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1", format, w, h);
-  gst_harness_set_caps_str (harness, caps, caps);
-  g_free (caps);
+  gst_harness_set_src_caps (harness, caps);
+  return harness;
+}
+
+static GstHarness *
+rectify_new_caps (GstBus * bus, GstCaps * caps, const gchar * first, ...)
+{
+  GstHarness *harness;
+  va_list args;
+
+  va_start (args, first);
+  harness = rectify_new_valist (bus, caps, first, args);
+  va_end (args);
+  return harness;
+}
+
+/* The same with format caps of w x h. */
+static GstHarness *
+rectify_new (GstBus * bus, const gchar * format, gint w, gint h,
+    const gchar * first, ...)
+{
+  GstHarness *harness;
+  va_list args;
+
+  va_start (args, first);
+  harness = rectify_new_valist (bus, gst_caps_new_simple ("video/x-raw",
+          "format", G_TYPE_STRING, format, "width", G_TYPE_INT, w, "height",
+          G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1, NULL), first,
+      args);
+  va_end (args);
   return harness;
 }
 
@@ -277,6 +299,201 @@ GST_START_TEST (test_formats)
 
 GST_END_TEST;
 
+/* Caps of w x h frames of format, packed by mode (NONE: one view), the
+ * right view first when right_first. */
+static GstCaps *
+view_caps (GstVideoFormat format, gint w, gint h, GstVideoMultiviewMode mode,
+    gboolean right_first)
+{
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, format, w, h);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  GST_VIDEO_INFO_MULTIVIEW_MODE (&info) = mode;
+  GST_VIDEO_INFO_MULTIVIEW_FLAGS (&info) = right_first ?
+      GST_VIDEO_MULTIVIEW_FLAGS_RIGHT_VIEW_FIRST : 0;
+  return gst_video_info_to_caps (&info);
+}
+
+/* first and second (w x h frames of format) as one frame, side by side or
+ * top-bottom: each plane's rows, or halves of them, copied. */
+static GstBuffer *
+pack_views (GstVideoFormat format, GstBuffer * first, GstBuffer * second,
+    gint w, gint h, gboolean side_by_side)
+{
+  GstVideoInfo vinfo, pinfo;
+  GstVideoFrame v[2], packed;
+  GstBuffer *views[2] = { first, second };
+  GstBuffer *out;
+
+  gst_video_info_set_format (&vinfo, format, w, h);
+  gst_video_info_set_format (&pinfo, format, side_by_side ? 2 * w : w,
+      side_by_side ? h : 2 * h);
+  out = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
+  fail_unless (gst_video_frame_map (&packed, &pinfo, out, GST_MAP_WRITE));
+  for (gint k = 0; k < 2; k++)
+    fail_unless (gst_video_frame_map (&v[k], &vinfo, views[k], GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&vinfo); p++) {
+    guint c = 0;
+
+    while (GST_VIDEO_FORMAT_INFO_PLANE (vinfo.finfo, c) != p)
+      c++;
+    {
+      const gint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&v[0], c) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&v[0], c);
+      const gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&v[0], c);
+      const gint ps = GST_VIDEO_FRAME_PLANE_STRIDE (&packed, p);
+      guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&packed, p);
+
+      for (gint k = 0; k < 2; k++)
+        for (gint y = 0; y < rows; y++)
+          memcpy (dst + (side_by_side ? (gsize) y * ps + k * bytes :
+                  (gsize) (k * rows + y) * ps),
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&v[k], p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&v[k], p), bytes);
+    }
+  }
+  for (gint k = 0; k < 2; k++)
+    gst_video_frame_unmap (&v[k]);
+  gst_video_frame_unmap (&packed);
+  return out;
+}
+
+/* One frame through stereorectify with caps and view, pulled back. */
+static GstBuffer *
+rectify_one (const SdCheckRig * rig, GstCaps * caps, const gchar * view,
+    GstBuffer * in)
+{
+  GstHarness *h = rectify_new_caps (NULL, caps, "calibration", rig->path,
+      "view", view, NULL);
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  gst_harness_teardown (h);
+  return out;
+}
+
+static void
+assert_same_frame (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
+    gint w, gint h, const gchar * what)
+{
+  GstVideoInfo info;
+  GstVideoFrame fa, fb;
+
+  gst_video_info_set_format (&info, format, w, h);
+  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
+  for (guint c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (&info); c++)
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, c); y++)
+      for (gint x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fa, c); x++) {
+        const gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, c);
+        const guint8 va = GST_VIDEO_FRAME_COMP_DATA (&fa, c)[y *
+            GST_VIDEO_FRAME_COMP_STRIDE (&fa, c) + x * ps];
+        const guint8 vb = GST_VIDEO_FRAME_COMP_DATA (&fb, c)[y *
+            GST_VIDEO_FRAME_COMP_STRIDE (&fb, c) + x * ps];
+        fail_unless (va == vb, "%s: component %u differs at %d,%d", what, c,
+            x, y);
+      }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+}
+
+/* Both views in one frame (a side-by-side or top-bottom camera), said by
+ * the caps or by input-layout: each view comes out as it does from a frame
+ * of its own, the view's size in caps without the packing, whichever view
+ * the caps put first; views whose chroma the two would share are
+ * refused. */
+GST_START_TEST (test_packed)
+{
+  const gint w = 160, h = 120;
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YUY2
+  };
+  SdCheckRig rig;
+
+  sd_check_rig_setup (&rig, w, h);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const GstVideoFormat f = formats[i];
+    const gchar *name = gst_video_format_to_string (f);
+    GstVideoInfo info;
+    GstBuffer *views[2], *alone[2];
+
+    gst_video_info_set_format (&info, f, w, h);
+    for (gint k = 0; k < 2; k++) {
+      views[k] = random_frame (&info, 100 * i + k + 1);
+      alone[k] = rectify_one (&rig, view_caps (f, w, h,
+              GST_VIDEO_MULTIVIEW_MODE_NONE, FALSE), k ? "right" : "left",
+          gst_buffer_ref (views[k]));
+    }
+    /* the packing from the caps (top-bottom with the right view on top),
+     * then from input-layout on caps that do not say it */
+    for (gint variant = 0; variant < 4; variant++) {
+      const gboolean sbs = variant % 2 == 0, from_caps = variant < 2;
+      const gboolean right_first = from_caps && !sbs;
+      GstBuffer *packed = pack_views (f, views[right_first ? 1 : 0],
+          views[right_first ? 0 : 1], w, h, sbs);
+
+      for (gint k = 0; k < 2; k++) {
+        GstHarness *hr = rectify_new_caps (NULL, view_caps (f,
+                sbs ? 2 * w : w, sbs ? h : 2 * h, !from_caps ?
+                GST_VIDEO_MULTIVIEW_MODE_NONE : sbs ?
+                GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE :
+                GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM, right_first),
+            "calibration", rig.path, "view", k ? "right" : "left",
+            "input-layout", from_caps ? "auto" : sbs ? "side-by-side" :
+            "top-bottom", NULL);
+        GstBuffer *out;
+        GstCaps *caps;
+        GstVideoInfo oinfo;
+
+        fail_unless_equals_int (gst_harness_push (hr,
+                gst_buffer_ref (packed)), GST_FLOW_OK);
+        out = gst_harness_pull (hr);
+        caps = gst_pad_get_current_caps (hr->sinkpad);
+        fail_unless (gst_video_info_from_caps (&oinfo, caps));
+        fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&oinfo), w);
+        fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&oinfo), h);
+        fail_unless (!gst_structure_has_field (gst_caps_get_structure (caps,
+                    0), "multiview-mode"), "%" GST_PTR_FORMAT, caps);
+        assert_same_frame (out, alone[k], f, w, h, name);
+        gst_caps_unref (caps);
+        gst_buffer_unref (out);
+        gst_harness_teardown (hr);
+      }
+      gst_buffer_unref (packed);
+    }
+    for (gint k = 0; k < 2; k++) {
+      gst_buffer_unref (views[k]);
+      gst_buffer_unref (alone[k]);
+    }
+  }
+
+  /* 161-wide I420 views side by side would share a chroma column */
+  {
+    GstBus *bus = gst_bus_new ();
+    GstVideoInfo info;
+    GstHarness *hr;
+    SdCheckRig odd;
+
+    sd_check_rig_setup (&odd, 161, 120);
+    hr = rectify_new_caps (bus, view_caps (GST_VIDEO_FORMAT_I420, 322, 120,
+            GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE, FALSE), "calibration",
+        odd.path, NULL);
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 322, 120);
+    fail_unless_equals_int (gst_harness_push (hr, random_frame (&info, 9)),
+        GST_FLOW_NOT_NEGOTIATED);
+    sd_check_expect_error (bus, "161x120", "share chroma");
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+    gst_harness_teardown (hr);
+    sd_check_rig_clear (&odd);
+  }
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_errors)
 {
   SdCheckRig rig;
@@ -313,6 +530,7 @@ rectify_suite (void)
 
   tcase_add_test (tc, test_views_line_up);
   tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_packed);
   tcase_add_test (tc, test_errors);
   suite_add_tcase (s, tc);
   return s;
