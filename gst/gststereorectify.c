@@ -210,64 +210,66 @@ part_map (GstStereoRectify * self, const gint32 * view_map, gint sub_x,
   return self->chroma_map;
 }
 
+/* One more part: the bytes at offset of plane p's pixels, sampled every
+ * pixel_stride bytes on the grid of subsampling sub_x, sub_y.  FALSE when
+ * out of memory. */
+static gboolean
+add_part (GstStereoRectify * self, const gint32 * view_map, gint p,
+    gint offset, gint pixel_stride, gint sub_x, gint sub_y)
+{
+  GstStereoRectifyPart *part;
+
+  /* the pad template's formats have at most 4 parts */
+  g_return_val_if_fail (self->n_parts < GST_STEREO_RECTIFY_MAX_PARTS, FALSE);
+  part = &self->parts[self->n_parts++];
+  part->plane = p;
+  part->offset = offset;
+  part->pixel_stride = pixel_stride;
+  part->sub_x = sub_x;
+  part->sub_y = sub_y;
+  part->map = part_map (self, view_map, sub_x, sub_y, &part->width,
+      &part->height);
+  return part->map != NULL;
+}
+
 /* Every byte of the format's samples, as parts: a plane's components, or,
  * in a packed plane whose components are not subsampled, every byte of
  * its pixels (the padding byte of RGBx too, so no byte goes out
- * unwritten). */
+ * unwritten).  FALSE when out of memory. */
 static gboolean
 plan_parts (GstStereoRectify * self, const GstVideoInfo * info,
     const gint32 * view_map)
 {
   const GstVideoFormatInfo *f = info->finfo;
+  const guint n = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f);
+  gboolean ok = TRUE;
   guint c, p;
 
   self->n_parts = 0;
   for (p = 0; p < GST_VIDEO_FORMAT_INFO_N_PLANES (f); p++) {
-    gint pstride = 0, sub_x = 0, sub_y = 0;
+    gint pstride = 0;
     gboolean whole = TRUE;
 
-    for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++) {
-      if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) != p)
-        continue;
-      pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c);
-      if (GST_VIDEO_FORMAT_INFO_W_SUB (f, c)
-          || GST_VIDEO_FORMAT_INFO_H_SUB (f, c))
-        whole = FALSE;
-    }
-    for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); c++) {
-      GstStereoRectifyPart *part;
-      gint k, first = 0, last = 0;
-
-      if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) != p)
-        continue;
-      if (whole) {
-        /* the plane's bytes at once, from its first component */
-        last = pstride - 1;
-      } else {
-        first = last = GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
-        sub_x = GST_VIDEO_FORMAT_INFO_W_SUB (f, c);
-        sub_y = GST_VIDEO_FORMAT_INFO_H_SUB (f, c);
+    for (c = 0; c < n; c++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) == p) {
         pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c);
+        whole = whole && !GST_VIDEO_FORMAT_INFO_W_SUB (f, c)
+            && !GST_VIDEO_FORMAT_INFO_H_SUB (f, c);
       }
-      for (k = first; k <= last; k++) {
-        if (self->n_parts == GST_STEREO_RECTIFY_MAX_PARTS)
-          return FALSE;
-        part = &self->parts[self->n_parts++];
-        part->plane = p;
-        part->offset = k;
-        part->pixel_stride = pstride;
-        part->sub_x = whole ? 0 : sub_x;
-        part->sub_y = whole ? 0 : sub_y;
-        part->map = part_map (self, view_map, part->sub_x, part->sub_y,
-            &part->width, &part->height);
-        if (!part->map)
-          return FALSE;
-      }
-      if (whole)
-        break;
+    if (whole) {
+      for (gint k = 0; k < pstride; k++)
+        ok = ok && add_part (self, view_map, p, k, pstride, 0, 0);
+      continue;
     }
+    for (c = 0; c < n; c++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) == p)
+        ok = ok && add_part (self, view_map, p,
+            GST_VIDEO_FORMAT_INFO_POFFSET (f, c),
+            GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c),
+            GST_VIDEO_FORMAT_INFO_W_SUB (f, c),
+            GST_VIDEO_FORMAT_INFO_H_SUB (f, c));
   }
-  return TRUE;
+  return ok;
 }
 
 /* A width or height (an int or a range) times num / den. */

@@ -3,7 +3,8 @@
  * gives with the calibration (the views line up with the disparity);
  * every component of every format it takes is remapped through its map
  * (full-resolution ones to the pipeline's bits, subsampled chroma through
- * the chroma map), no byte of a pixel left unwritten; and the errors a user
+ * the chroma map), no byte of a pixel left unwritten; both views in one
+ * frame give each view as a frame of its own does; and the errors a user
  * meets: no calibration, a file that is not there, another aspect ratio. */
 #include <stdarg.h>
 
@@ -13,22 +14,40 @@
 #define H 240
 #define DISPARITIES 32
 
+/* Caps of w x h frames of format, packed by mode (NONE: one view), the
+ * right view first when right_first. */
+static GstCaps *
+view_caps (GstVideoFormat format, gint w, gint h, GstVideoMultiviewMode mode,
+    gboolean right_first)
+{
+  GstVideoInfo info;
+
+  gst_video_info_set_format (&info, format, w, h);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  GST_VIDEO_INFO_MULTIVIEW_MODE (&info) = mode;
+  GST_VIDEO_INFO_MULTIVIEW_FLAGS (&info) = right_first ?
+      GST_VIDEO_MULTIVIEW_FLAGS_RIGHT_VIEW_FIRST : 0;
+  return gst_video_info_to_caps (&info);
+}
+
 /* stereorectify with its properties (name/value pairs of strings, up to
  * NULL) and bus (NULL: none), started with caps. */
 static GstHarness *
-rectify_new_valist (GstBus * bus, GstCaps * caps, const gchar * first,
-    va_list args)
+rectify_new (GstBus * bus, GstCaps * caps, const gchar * first, ...)
 {
   GstElement *e = gst_element_factory_make ("stereorectify", NULL);
   const gchar *name = first;
   GstHarness *harness;
+  va_list args;
 
   fail_unless (e != NULL, "stereorectify is not in the registry");
+  va_start (args, first);
   while (name) {
     gst_util_set_object_arg (G_OBJECT (e), name, va_arg (args,
             const gchar *));
     name = va_arg (args, const gchar *);
   }
+  va_end (args);
   if (bus)
     gst_element_set_bus (e, bus);
   /* the harness starts the element: the properties are read then */
@@ -38,50 +57,33 @@ rectify_new_valist (GstBus * bus, GstCaps * caps, const gchar * first,
   return harness;
 }
 
-static GstHarness *
-rectify_new_caps (GstBus * bus, GstCaps * caps, const gchar * first, ...)
+/* One frame through stereorectify with caps and view, pulled back. */
+static GstBuffer *
+rectify_one (const SdCheckRig * rig, GstCaps * caps, const gchar * view,
+    GstBuffer * in)
 {
-  GstHarness *harness;
-  va_list args;
+  GstHarness *h = rectify_new (NULL, caps, "calibration", rig->path, "view",
+      view, NULL);
+  GstBuffer *out;
 
-  va_start (args, first);
-  harness = rectify_new_valist (bus, caps, first, args);
-  va_end (args);
-  return harness;
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  gst_harness_teardown (h);
+  return out;
 }
 
-/* The same with format caps of w x h. */
-static GstHarness *
-rectify_new (GstBus * bus, const gchar * format, gint w, gint h,
-    const gchar * first, ...)
-{
-  GstHarness *harness;
-  va_list args;
-
-  va_start (args, first);
-  harness = rectify_new_valist (bus, gst_caps_new_simple ("video/x-raw",
-          "format", G_TYPE_STRING, format, "width", G_TYPE_INT, w, "height",
-          G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1, NULL), first,
-      args);
-  va_end (args);
-  return harness;
-}
-
-/* One GRAY8 view through stereorectify, as a packed plane. */
+/* One GRAY8 view of the rig through stereorectify, as a packed plane. */
 static guint8 *
 rectify_gray (const SdCheckRig * rig, const gchar * view)
 {
-  GstHarness *h = rectify_new (NULL, "GRAY8", W, H, "calibration", rig->path,
-      "view", view, NULL);
-  GstBuffer *out;
+  GstBuffer *out = rectify_one (rig, view_caps (GST_VIDEO_FORMAT_GRAY8, W, H,
+          GST_VIDEO_MULTIVIEW_MODE_NONE, FALSE), view,
+      sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+          rig->raw[g_str_equal (view, "right")], W, H, 0));
   GstVideoFrame frame;
   GstVideoInfo info;
   guint8 *plane = g_malloc ((gsize) W * H);
 
-  fail_unless_equals_int (gst_harness_push (h,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
-              rig->raw[g_str_equal (view, "right")], W, H, 0)), GST_FLOW_OK);
-  out = gst_harness_pull (h);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
   fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
   for (gint y = 0; y < H; y++)
@@ -89,7 +91,6 @@ rectify_gray (const SdCheckRig * rig, const gchar * view)
         + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), W);
   gst_video_frame_unmap (&frame);
   gst_buffer_unref (out);
-  gst_harness_teardown (h);
   return plane;
 }
 
@@ -241,8 +242,9 @@ GST_START_TEST (test_formats)
           g_value_get_string (gst_value_list_get_value (formats, i));
       const GstVideoFormatInfo *f =
           gst_video_format_get_info (gst_video_format_from_string (name));
-      GstHarness *hr = rectify_new (NULL, name, w, h, "calibration", rig.path,
-          "view", "right", NULL);
+      GstHarness *hr = rectify_new (NULL, view_caps (GST_VIDEO_FORMAT_INFO_FORMAT
+              (f), w, h, GST_VIDEO_MULTIVIEW_MODE_NONE, FALSE), "calibration",
+          rig.path, "view", "right", NULL);
       GstVideoInfo info;
       GstVideoFrame in, out;
       GstBuffer *inbuf, *outbuf;
@@ -299,22 +301,6 @@ GST_START_TEST (test_formats)
 
 GST_END_TEST;
 
-/* Caps of w x h frames of format, packed by mode (NONE: one view), the
- * right view first when right_first. */
-static GstCaps *
-view_caps (GstVideoFormat format, gint w, gint h, GstVideoMultiviewMode mode,
-    gboolean right_first)
-{
-  GstVideoInfo info;
-
-  gst_video_info_set_format (&info, format, w, h);
-  GST_VIDEO_INFO_FPS_N (&info) = 30;
-  GST_VIDEO_INFO_MULTIVIEW_MODE (&info) = mode;
-  GST_VIDEO_INFO_MULTIVIEW_FLAGS (&info) = right_first ?
-      GST_VIDEO_MULTIVIEW_FLAGS_RIGHT_VIEW_FIRST : 0;
-  return gst_video_info_to_caps (&info);
-}
-
 /* first and second (w x h frames of format) as one frame, side by side or
  * top-bottom: each plane's rows, or halves of them, copied. */
 static GstBuffer *
@@ -356,21 +342,6 @@ pack_views (GstVideoFormat format, GstBuffer * first, GstBuffer * second,
   for (gint k = 0; k < 2; k++)
     gst_video_frame_unmap (&v[k]);
   gst_video_frame_unmap (&packed);
-  return out;
-}
-
-/* One frame through stereorectify with caps and view, pulled back. */
-static GstBuffer *
-rectify_one (const SdCheckRig * rig, GstCaps * caps, const gchar * view,
-    GstBuffer * in)
-{
-  GstHarness *h = rectify_new_caps (NULL, caps, "calibration", rig->path,
-      "view", view, NULL);
-  GstBuffer *out;
-
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  out = gst_harness_pull (h);
-  gst_harness_teardown (h);
   return out;
 }
 
@@ -435,7 +406,7 @@ GST_START_TEST (test_packed)
           views[right_first ? 0 : 1], w, h, sbs);
 
       for (gint k = 0; k < 2; k++) {
-        GstHarness *hr = rectify_new_caps (NULL, view_caps (f,
+        GstHarness *hr = rectify_new (NULL, view_caps (f,
                 sbs ? 2 * w : w, sbs ? h : 2 * h, !from_caps ?
                 GST_VIDEO_MULTIVIEW_MODE_NONE : sbs ?
                 GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE :
@@ -477,7 +448,7 @@ GST_START_TEST (test_packed)
     SdCheckRig odd;
 
     sd_check_rig_setup (&odd, 161, 120);
-    hr = rectify_new_caps (bus, view_caps (GST_VIDEO_FORMAT_I420, 322, 120,
+    hr = rectify_new (bus, view_caps (GST_VIDEO_FORMAT_I420, 322, 120,
             GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE, FALSE), "calibration",
         odd.path, NULL);
     gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 322, 120);
@@ -509,7 +480,8 @@ GST_START_TEST (test_errors)
   /* the rig is 320x240; 320x200 frames are of another aspect ratio */
   sd_check_rig_setup (&rig, W, H);
   bus = gst_bus_new ();
-  h = rectify_new (bus, "GRAY8", W, 200, "calibration", rig.path, NULL);
+  h = rectify_new (bus, view_caps (GST_VIDEO_FORMAT_GRAY8, W, 200,
+          GST_VIDEO_MULTIVIEW_MODE_NONE, FALSE), "calibration", rig.path, NULL);
   fail_unless_equals_int (gst_harness_push (h,
           sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, rig.raw[0], W, 200, 0)),
       GST_FLOW_NOT_NEGOTIATED);
