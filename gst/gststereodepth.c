@@ -1013,6 +1013,25 @@ gst_stereo_depth_running_time (GstAggregatorPad * pad, GstBuffer * buf)
   return t;
 }
 
+/* A frame with a timestamp outside its pad's segment: one the segment
+ * leaves out, such as a frame of the old position still queued when a
+ * flushing seek's new segment arrives.  It has no running time, but unlike
+ * a frame without a timestamp it must not pair in arrival order. */
+static gboolean
+gst_stereo_depth_outside_segment (GstAggregatorPad * pad, GstBuffer * buf)
+{
+  gboolean outside;
+
+  if (!GST_BUFFER_PTS_IS_VALID (buf))
+    return FALSE;
+  GST_OBJECT_LOCK (pad);
+  outside = pad->segment.format == GST_FORMAT_TIME
+      && !GST_CLOCK_TIME_IS_VALID (gst_segment_to_running_time (&pad->segment,
+          GST_FORMAT_TIME, GST_BUFFER_PTS (buf)));
+  GST_OBJECT_UNLOCK (pad);
+  return outside;
+}
+
 static GstClockTime
 gst_stereo_depth_frame_duration (GstBuffer * buf, const GstVideoInfo * info)
 {
@@ -1111,6 +1130,11 @@ gst_stereo_depth_aggregate_packed (GstStereoDepth * self, gboolean timeout)
 
   if (!frame)
     return gst_stereo_depth_incomplete (self, timeout);
+  if (gst_stereo_depth_outside_segment (self->left_pad, frame)) {
+    gst_buffer_unref (frame);
+    gst_stereo_depth_drop (self, self->left_pad, "outside the segment");
+    return GST_FLOW_OK;
+  }
   t = gst_stereo_depth_running_time (self->left_pad, frame);
   ret = gst_stereo_depth_pace_late (self, self->left_pad, frame, t) ?
       GST_FLOW_OK : gst_stereo_depth_process_pair (self, frame, frame, t);
@@ -1130,6 +1154,7 @@ gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
   for (;;) {
     GstBuffer *left = gst_aggregator_pad_peek_buffer (self->left_pad);
     GstBuffer *right = gst_aggregator_pad_peek_buffer (self->right_pad);
+    GstAggregatorPad *stale;
     GstClockTime tl, tr, tolerance;
     GstFlowReturn ret;
 
@@ -1137,6 +1162,15 @@ gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
       gst_clear_buffer (&left);
       gst_clear_buffer (&right);
       return gst_stereo_depth_incomplete (self, timeout);
+    }
+    stale = gst_stereo_depth_outside_segment (self->left_pad, left) ?
+        self->left_pad : gst_stereo_depth_outside_segment (self->right_pad,
+        right) ? self->right_pad : NULL;
+    if (stale) {
+      gst_buffer_unref (left);
+      gst_buffer_unref (right);
+      gst_stereo_depth_drop (self, stale, "outside the segment");
+      continue;
     }
 
     tl = gst_stereo_depth_running_time (self->left_pad, left);
