@@ -1020,16 +1020,13 @@ gst_stereo_depth_running_time (GstAggregatorPad * pad, GstBuffer * buf)
 static gboolean
 gst_stereo_depth_outside_segment (GstAggregatorPad * pad, GstBuffer * buf)
 {
-  gboolean outside;
+  gboolean timed;
 
-  if (!GST_BUFFER_PTS_IS_VALID (buf))
-    return FALSE;
   GST_OBJECT_LOCK (pad);
-  outside = pad->segment.format == GST_FORMAT_TIME
-      && !GST_CLOCK_TIME_IS_VALID (gst_segment_to_running_time (&pad->segment,
-          GST_FORMAT_TIME, GST_BUFFER_PTS (buf)));
+  timed = pad->segment.format == GST_FORMAT_TIME;
   GST_OBJECT_UNLOCK (pad);
-  return outside;
+  return timed && GST_BUFFER_PTS_IS_VALID (buf)
+      && !GST_CLOCK_TIME_IS_VALID (gst_stereo_depth_running_time (pad, buf));
 }
 
 static GstClockTime
