@@ -317,6 +317,28 @@ structure_packing (GstStereoDepthInputLayout layout, const GstStructure * s)
   }
 }
 
+/* A half-aspect packed frame squeezes each view to half its width (or
+ * height): its pixels are twice as wide (or tall) as the frame's, as
+ * stereodepth's output says too (gst_stereo_depth_views_view_info). */
+static void
+unsqueeze_par (GstStructure * s, GstVideoMultiviewMode packing)
+{
+  guint flags, mask;
+  gint n = 1, d = 1;
+
+  if (!gst_structure_get_flagset (s, "multiview-flags", &flags, &mask)
+      || !(flags & mask & GST_VIDEO_MULTIVIEW_FLAGS_HALF_ASPECT))
+    return;
+  if (gst_structure_has_field (s, "pixel-aspect-ratio")
+      && !gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d))
+    return;                     /* not fixed yet: left for fixation */
+  if (packing == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE)
+    n *= 2;
+  else
+    d *= 2;
+  gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, n, d, NULL);
+}
+
 /* Downstream gets one view: a side-by-side frame gives one of half its
  * width, a top-bottom frame one of half its height, without the packing in
  * its caps; a frame of one view is the view.  Upstream may give the view
@@ -345,6 +367,7 @@ gst_stereo_rectify_transform_caps (GstBaseTransform * trans,
       if (packing != GST_VIDEO_MULTIVIEW_MODE_NONE) {
         scale_dimension (s, packing == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE ?
             "width" : "height", 1, 2);
+        unsqueeze_par (s, packing);
         gst_structure_remove_fields (s, "multiview-mode", "multiview-flags",
             NULL);
       }

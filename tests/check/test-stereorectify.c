@@ -465,6 +465,63 @@ GST_START_TEST (test_packed)
 
 GST_END_TEST;
 
+/* A half-aspect packed frame's views were squeezed into it: the view that
+ * comes out has pixels twice as wide (side by side) or tall (top-bottom) as
+ * the frame's, as stereodepth's output says. */
+GST_START_TEST (test_packed_half_aspect)
+{
+  static const struct
+  {
+    GstVideoMultiviewMode mode;
+    gint par_n, par_d, view_par_n, view_par_d;
+  } cases[] = {
+    {GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE, 1, 1, 2, 1},
+    {GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE, 1, 2, 1, 1},
+    {GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM, 1, 1, 1, 2},
+    {GST_VIDEO_MULTIVIEW_MODE_TOP_BOTTOM, 4, 3, 2, 3},
+  };
+  const gint w = 160, h = 120;
+  SdCheckRig rig;
+
+  sd_check_rig_setup (&rig, w, h);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const gboolean sbs = cases[i].mode == GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE;
+    GstVideoInfo info;
+    GstHarness *hr;
+    GstCaps *caps;
+    gint n, d;
+
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8,
+        sbs ? 2 * w : w, sbs ? h : 2 * h);
+    GST_VIDEO_INFO_FPS_N (&info) = 30;
+    GST_VIDEO_INFO_PAR_N (&info) = cases[i].par_n;
+    GST_VIDEO_INFO_PAR_D (&info) = cases[i].par_d;
+    GST_VIDEO_INFO_MULTIVIEW_MODE (&info) = cases[i].mode;
+    caps = gst_video_info_to_caps (&info);
+    /* as a demuxer says it: gst_video_info_to_caps would fold the flag
+     * into the frame's aspect ratio */
+    gst_caps_set_simple (caps, "multiview-flags",
+        GST_TYPE_VIDEO_MULTIVIEW_FLAGSET, GST_VIDEO_MULTIVIEW_FLAGS_HALF_ASPECT,
+        GST_FLAG_SET_MASK_EXACT, NULL);
+    hr = rectify_new (NULL, caps, "calibration", rig.path, NULL);
+    fail_unless_equals_int (gst_harness_push (hr, random_frame (&info, i)),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (hr));
+    caps = gst_pad_get_current_caps (hr->sinkpad);
+    fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+            "pixel-aspect-ratio", &n, &d));
+    fail_unless (n == cases[i].view_par_n && d == cases[i].view_par_d,
+        "%s frames of %d:%d pixels gave %d:%d",
+        gst_video_multiview_mode_to_caps_string (cases[i].mode),
+        cases[i].par_n, cases[i].par_d, n, d);
+    gst_caps_unref (caps);
+    gst_harness_teardown (hr);
+  }
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_errors)
 {
   SdCheckRig rig;
@@ -503,6 +560,7 @@ rectify_suite (void)
   tcase_add_test (tc, test_views_line_up);
   tcase_add_test (tc, test_formats);
   tcase_add_test (tc, test_packed);
+  tcase_add_test (tc, test_packed_half_aspect);
   tcase_add_test (tc, test_errors);
   suite_add_tcase (s, tc);
   return s;
