@@ -78,31 +78,72 @@ void sd_rectify_component (const int32_t * map, const uint8_t * src,
     int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
     int width, int height);
 
+/* The same for a component of 16-bit samples (strides in bytes, even):
+ * the value is the `depth` bits from bit `shift` of the sample (P010's 10
+ * bits from bit 6, I420_10LE's from bit 0), remapped as a value of its own
+ * and written back at the same place, the other bits 0. */
+void sd_rectify_component16 (const int32_t * map, const uint16_t * src,
+    int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
+    int depth, int shift, int width, int height);
+
 #ifdef __CUDACC__
 #define SD_RECTIFY_FN __host__ __device__ static inline
 #else
 #define SD_RECTIFY_FN static inline
 #endif
 
-/* The bilinear sample at (mx, my) in 1/256 pixel, both inside the image
- * (the maps are clamped): the right and lower taps repeat the edge.  The
- * sample (x, y) is src[y * stride + x * pixel_stride]. */
+/* Where the bilinear sample at (mx, my) in 1/256 pixel reads, both inside
+ * the image (the maps are clamped): the offsets of its four taps, the
+ * right and lower ones repeating the edge, for sample (x, y) at
+ * y * stride + x * pixel_stride (in samples), and the fractions. */
+typedef struct
+{
+  size_t p00, p01, p10, p11;
+  uint32_t fx, fy;
+} SdRectifyTaps;
+
+SD_RECTIFY_FN SdRectifyTaps
+sd_rectify_taps (size_t stride, int pixel_stride, int width, int height,
+    int32_t mx, int32_t my)
+{
+  const int x0 = mx >> SD_RECTIFY_FRAC_BITS, y0 = my >> SD_RECTIFY_FRAC_BITS;
+  const int x1 = x0 + 1 < width ? x0 + 1 : x0;
+  const int y1 = y0 + 1 < height ? y0 + 1 : y0;
+  const size_t r0 = (size_t) y0 * stride, r1 = (size_t) y1 * stride;
+  const size_t a = (size_t) x0 * pixel_stride, b = (size_t) x1 * pixel_stride;
+  SdRectifyTaps t;
+  t.p00 = r0 + a;
+  t.p01 = r0 + b;
+  t.p10 = r1 + a;
+  t.p11 = r1 + b;
+  t.fx = (uint32_t) (mx & (SD_RECTIFY_ONE - 1));
+  t.fy = (uint32_t) (my & (SD_RECTIFY_ONE - 1));
+  return t;
+}
+
+/* The taps' values blended across, then down, rounded to nearest: exact
+ * in 32 bits for samples of up to 16 bits (65535 * 256 * 256 + 32768 <
+ * 2^32). */
+SD_RECTIFY_FN uint32_t
+sd_rectify_blend (SdRectifyTaps t, uint32_t v00, uint32_t v01, uint32_t v10,
+    uint32_t v11)
+{
+  const uint32_t top = v00 * (SD_RECTIFY_ONE - t.fx) + v01 * t.fx;
+  const uint32_t bottom = v10 * (SD_RECTIFY_ONE - t.fx) + v11 * t.fx;
+  return (top * (SD_RECTIFY_ONE - t.fy) + bottom * t.fy +
+      (1u << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 * SD_RECTIFY_FRAC_BITS);
+}
+
+/* The bilinear sample at (mx, my) of an 8-bit image whose sample (x, y)
+ * is src[y * stride + x * pixel_stride]. */
 SD_RECTIFY_FN uint8_t
 sd_rectify_sample_strided (const uint8_t * src, size_t stride,
     int pixel_stride, int width, int height, int32_t mx, int32_t my)
 {
-  const int x0 = mx >> SD_RECTIFY_FRAC_BITS, y0 = my >> SD_RECTIFY_FRAC_BITS;
-  const int fx = mx & (SD_RECTIFY_ONE - 1), fy = my & (SD_RECTIFY_ONE - 1);
-  const int x1 = x0 + 1 < width ? x0 + 1 : x0;
-  const int y1 = y0 + 1 < height ? y0 + 1 : y0;
-  const uint8_t *r0 = src + (size_t) y0 * stride;
-  const uint8_t *r1 = src + (size_t) y1 * stride;
-  const int a = x0 * pixel_stride, b = x1 * pixel_stride;
-  const int top = r0[a] * (SD_RECTIFY_ONE - fx) + r0[b] * fx;
-  const int bottom = r1[a] * (SD_RECTIFY_ONE - fx) + r1[b] * fx;
-  return (uint8_t) ((top * (SD_RECTIFY_ONE - fy) + bottom * fy +
-          (1 << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 *
-          SD_RECTIFY_FRAC_BITS));
+  const SdRectifyTaps t = sd_rectify_taps (stride, pixel_stride, width,
+      height, mx, my);
+  return (uint8_t) sd_rectify_blend (t, src[t.p00], src[t.p01], src[t.p10],
+      src[t.p11]);
 }
 
 /* The same in a packed 8-bit plane (the pipeline's luma). */

@@ -3,8 +3,8 @@
  * @title: stereorectify
  *
  * Undistorts and rectifies one view of a calibrated stereo rig, in the
- * stream's own format (grey, RGB or YUV with 8 bits a sample), from the
- * calibration file stereodepth reads: OpenCV's stereoCalibrate +
+ * stream's own format (grey, RGB or YUV, of 8 bits a sample or up to 16),
+ * from the calibration file stereodepth reads: OpenCV's stereoCalibrate +
  * stereoRectify output, or a pair of ROS camera_info files.  It runs the
  * maps and the remap of stereodepth's calibration stage, so its left view
  * lines up pixel for pixel with the disparity (or depth) that stereodepth
@@ -49,12 +49,20 @@
 GST_DEBUG_CATEGORY_STATIC (gst_stereo_rectify_debug);
 #define GST_CAT_DEFAULT gst_stereo_rectify_debug
 
-/* The formats whose every sample is one byte at a place GstVideoFormatInfo
- * gives (plane, offset, pixel stride, subsampling): planar and packed
- * alike.  Others (10 and 16 bits, v210...) go through videoconvert. */
+/* The formats whose every sample is one byte, or one 16-bit word in the
+ * machine's order, at a place GstVideoFormatInfo gives (plane, offset,
+ * pixel stride, subsampling, and the value's bits in the word): planar and
+ * packed alike, stereodepth's input formats among them.  Others (big
+ * endian words, v210...) go through videoconvert. */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define FORMATS_16 ", GRAY16_LE, P010_10LE, P012_LE, P016_LE, I420_10LE, " \
+    "I420_12LE, I422_10LE, I422_12LE, Y444_10LE, Y444_12LE, Y444_16LE"
+#else
+#define FORMATS_16 ""
+#endif
 #define FORMATS "{ GRAY8, I420, YV12, Y41B, Y42B, Y444, A420, NV12, NV21, " \
     "NV16, NV61, NV24, YUY2, YVYU, UYVY, AYUV, VUYA, RGB, BGR, RGBx, BGRx, " \
-    "xRGB, xBGR, RGBA, BGRA, ARGB, ABGR, GBR, GBRA }"
+    "xRGB, xBGR, RGBA, BGRA, ARGB, ABGR, GBR, GBRA" FORMATS_16 " }"
 
 static GstStaticPadTemplate sink_template =
 GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
@@ -210,12 +218,13 @@ part_map (GstStereoRectify * self, const gint32 * view_map, gint sub_x,
   return self->chroma_map;
 }
 
-/* One more part: the bytes at offset of plane p's pixels, sampled every
- * pixel_stride bytes on the grid of subsampling sub_x, sub_y.  FALSE when
- * out of memory. */
+/* One more part: the samples at offset of plane p's pixels, every
+ * pixel_stride bytes on the grid of subsampling sub_x, sub_y, their
+ * values depth bits from bit shift.  FALSE when out of memory. */
 static gboolean
 add_part (GstStereoRectify * self, const gint32 * view_map, gint p,
-    gint offset, gint pixel_stride, gint sub_x, gint sub_y)
+    gint offset, gint pixel_stride, gint depth, gint shift, gint sub_x,
+    gint sub_y)
 {
   GstStereoRectifyPart *part;
 
@@ -225,6 +234,8 @@ add_part (GstStereoRectify * self, const gint32 * view_map, gint p,
   part->plane = p;
   part->offset = offset;
   part->pixel_stride = pixel_stride;
+  part->depth = depth;
+  part->shift = shift;
   part->sub_x = sub_x;
   part->sub_y = sub_y;
   part->map = part_map (self, view_map, sub_x, sub_y, &part->width,
@@ -232,9 +243,29 @@ add_part (GstStereoRectify * self, const gint32 * view_map, gint p,
   return part->map != NULL;
 }
 
-/* Every byte of the format's samples, as parts: a plane's components, or,
- * in a packed plane whose components are not subsampled, every byte of
- * its pixels (the padding byte of RGBx too, so no byte goes out
+/* Where component c's samples start in each pixel of its plane, in bytes.
+ * Words lie at even bytes: GStreamer 1.22 gives P010's V offset as 1 (a
+ * word, not a byte), so a word's offset is its place among its plane's
+ * components in the order of their offsets, which every version gets
+ * right. */
+static gint
+sample_offset (const GstVideoFormatInfo * f, guint c)
+{
+  const guint p = GST_VIDEO_FORMAT_INFO_PLANE (f, c);
+  gint before = 0;
+
+  if (GST_VIDEO_FORMAT_INFO_DEPTH (f, c) <= 8)
+    return GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+  for (guint k = 0; k < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (f); k++)
+    before += GST_VIDEO_FORMAT_INFO_PLANE (f, k) == p
+        && GST_VIDEO_FORMAT_INFO_POFFSET (f, k) <
+        GST_VIDEO_FORMAT_INFO_POFFSET (f, c);
+  return 2 * before;
+}
+
+/* Every sample of the format, as parts: a plane's components, or, in a
+ * packed plane of bytes whose components are not subsampled, every byte
+ * of its pixels (the padding byte of RGBx too, so no byte goes out
  * unwritten).  FALSE when out of memory. */
 static gboolean
 plan_parts (GstStereoRectify * self, const GstVideoInfo * info,
@@ -253,19 +284,21 @@ plan_parts (GstStereoRectify * self, const GstVideoInfo * info,
     for (c = 0; c < n; c++)
       if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) == p) {
         pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c);
-        whole = whole && !GST_VIDEO_FORMAT_INFO_W_SUB (f, c)
+        whole = whole && GST_VIDEO_FORMAT_INFO_DEPTH (f, c) == 8
+            && !GST_VIDEO_FORMAT_INFO_W_SUB (f, c)
             && !GST_VIDEO_FORMAT_INFO_H_SUB (f, c);
       }
     if (whole) {
       for (gint k = 0; k < pstride; k++)
-        ok = ok && add_part (self, view_map, p, k, pstride, 0, 0);
+        ok = ok && add_part (self, view_map, p, k, pstride, 8, 0, 0, 0);
       continue;
     }
     for (c = 0; c < n; c++)
       if (GST_VIDEO_FORMAT_INFO_PLANE (f, c) == p)
-        ok = ok && add_part (self, view_map, p,
-            GST_VIDEO_FORMAT_INFO_POFFSET (f, c),
+        ok = ok && add_part (self, view_map, p, sample_offset (f, c),
             GST_VIDEO_FORMAT_INFO_PSTRIDE (f, c),
+            GST_VIDEO_FORMAT_INFO_DEPTH (f, c),
+            GST_VIDEO_FORMAT_INFO_SHIFT (f, c),
             GST_VIDEO_FORMAT_INFO_W_SUB (f, c),
             GST_VIDEO_FORMAT_INFO_H_SUB (f, c));
   }
@@ -501,12 +534,18 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, part->plane);
     const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in,
         part->plane) + (gsize) part->view_rows * stride + part->view_x;
-    guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (out, part->plane);
+    guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, part->plane) +
+        part->offset;
+    const gint dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, part->plane);
 
-    sd_rectify_component (part->map, src + part->offset, stride,
-        dst + part->offset,
-        GST_VIDEO_FRAME_PLANE_STRIDE (out, part->plane), part->pixel_stride,
-        part->width, part->height);
+    if (part->depth > 8)
+      sd_rectify_component16 (part->map,
+          (const guint16 *) (gconstpointer) (src + part->offset), stride,
+          (guint16 *) (gpointer) dst, dst_stride, part->pixel_stride / 2,
+          part->depth, part->shift, part->width, part->height);
+    else
+      sd_rectify_component (part->map, src + part->offset, stride, dst,
+          dst_stride, part->pixel_stride, part->width, part->height);
   }
   return GST_FLOW_OK;
 }

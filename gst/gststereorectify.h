@@ -23,11 +23,15 @@ typedef enum
   GST_STEREO_RECTIFY_VIEW_RIGHT,
 } GstStereoRectifyView;
 
-/* The bytes of a frame one map remaps: a component of a plane, or one
- * byte of each pixel of a packed plane. */
+/* The samples of a frame one map remaps: a component of a plane, or one
+ * byte of each pixel of a packed plane of 8-bit samples.  Offsets and
+ * strides in bytes. */
 typedef struct
 {
   gint plane, offset, pixel_stride;
+  /* the value's bits in its sample: 8 of a byte, or more of a 16-bit
+   * sample from bit shift (P010: 10 from bit 6) */
+  gint depth, shift;
   gint sub_x, sub_y;            /* its subsampling (log2) */
   gint width, height;           /* the component's grid in one view */
   const gint32 *map;            /* the view's, or one of subsampled */

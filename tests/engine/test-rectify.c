@@ -262,6 +262,91 @@ test_component (void)
   sd_rectification_free (rect);
 }
 
+/* The bilinear sample at (mx, my) in 1/256 pixel of a 16-bit plane, in
+ * double: the value the rounded sample must be within half a level of. */
+static double
+exact_sample16 (const uint16_t * src, int w, int h, int32_t mx, int32_t my)
+{
+  const double x = mx / 256.0, y = my / 256.0;
+  const int x0 = (int) floor (x), y0 = (int) floor (y);
+  const int x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
+  const double fx = x - x0, fy = y - y0;
+  return (1 - fy) * ((1 - fx) * src[y0 * w + x0] + fx * src[y0 * w + x1]) +
+      fy * ((1 - fx) * src[y1 * w + x0] + fx * src[y1 * w + x1]);
+}
+
+/* 16-bit components: samples of 8-bit values give the 8-bit remap's bits;
+ * full 16-bit values are within half a level of the exact bilinear value
+ * (no overflow); a value of depth bits at shift (P010's 10 from bit 6,
+ * I420_10LE's 10 from bit 0) is remapped alone, the bits around it read
+ * as 0 and written 0, on every second sample (interleaved chroma). */
+static void
+test_component16 (void)
+{
+  const int w = 77, h = 53;
+  const size_t n = (size_t) w * h;
+  SdRectification *rect = rig_rectification (w, h);
+  uint16_t *in = malloc (2 * n * sizeof (uint16_t));
+  uint16_t *out = malloc (2 * n * sizeof (uint16_t));
+  uint16_t *values = malloc (n * sizeof (uint16_t));
+  uint16_t *want = malloc (n * sizeof (uint16_t));
+  uint8_t *plane = malloc (n), *want8 = malloc (n);
+  uint32_t seed = 11;
+  for (size_t i = 0; i < 2 * n; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    in[i] = (uint16_t) (seed >> 16);
+  }
+
+  for (size_t i = 0; i < n; i++)
+    values[i] = plane[i] = (uint8_t) in[i];
+  sd_rectify_rows (rect->map[0], plane, want8, w, h, 0, h);
+  sd_rectify_component16 (rect->map[0], values, 2 * w, out, 2 * w, 1, 16, 0,
+      w, h);
+  int differ = 0;
+  for (size_t i = 0; i < n; i++)
+    differ += out[i] != want8[i];
+  SD_CHECK_INT (differ, 0);
+
+  sd_rectify_component16 (rect->map[0], in, 2 * w, out, 2 * w, 1, 16, 0, w,
+      h);
+  double worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    const double e = fabs (out[i] - exact_sample16 (in, w, h,
+            rect->map[0][2 * i], rect->map[0][2 * i + 1]));
+    worst = e > worst ? e : worst;
+  }
+  SD_CHECK (worst <= 0.5 + 1e-9, "16-bit samples %.3f levels from the exact "
+      "bilinear value", worst);
+
+  static const int fields[2][2] = { {10, 6}, {10, 0} };
+  for (int k = 0; k < 2; k++) {
+    const int depth = fields[k][0], shift = fields[k][1];
+    const uint32_t mask = (1u << depth) - 1;
+    for (size_t i = 0; i < n; i++)
+      values[i] = (uint16_t) ((in[2 * i + 1] >> shift) & mask);
+    sd_rectify_component16 (rect->map[0], values, 2 * w, want, 2 * w, 1, 16,
+        0, w, h);
+    memset (out, 0xa5, 2 * n * sizeof (uint16_t));
+    sd_rectify_component16 (rect->map[0], in + 1, 4 * w, out + 1, 4 * w, 2,
+        depth, shift, w, h);
+    int wrong = 0, touched = 0;
+    for (size_t i = 0; i < n; i++) {
+      wrong += out[2 * i + 1] != (uint16_t) (want[i] << shift);
+      touched += out[2 * i] != 0xa5a5;
+    }
+    SD_CHECK (wrong == 0, "%d bits from bit %d: %d samples differ", depth,
+        shift, wrong);
+    SD_CHECK_INT (touched, 0);
+  }
+  free (in);
+  free (out);
+  free (values);
+  free (want);
+  free (plane);
+  free (want8);
+  sd_rectification_free (rect);
+}
+
 /* The largest difference between the chroma of a ramp, remapped through
  * its subsampled map, and the mean of the remapped luma it covers. */
 static int
@@ -341,6 +426,7 @@ main (void)
   test_identity_and_scale ();
   test_rig ();
   test_component ();
+  test_component16 ();
   test_subsampled ();
   return sd_test_exit ("test-rectify");
 }
