@@ -247,26 +247,27 @@ sd_rectification_free (SdRectification * rect)
   free (rect);
 }
 
-/* Row y of a component through map: see sd_rectify_component. */
-static void
-remap_row (const int32_t * map, const uint8_t * src, size_t src_stride,
-    uint8_t * dst, size_t dst_stride, int pixel_stride, int width,
-    int height, int y)
+void
+sd_rectify_component_rows (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height, int y0, int y1)
 {
-  const int32_t *m = map + 2 * (size_t) y * width;
-  uint8_t *d = dst + (size_t) y * dst_stride;
-  for (int x = 0; x < width; x++)
-    d[(size_t) x * pixel_stride] = sd_rectify_sample_strided (src,
-        src_stride, pixel_stride, width, height, m[2 * x], m[2 * x + 1]);
+  for (int y = y0; y < y1; y++) {
+    const int32_t *m = map + 2 * (size_t) y * width;
+    uint8_t *d = dst + (size_t) y * dst_stride;
+    for (int x = 0; x < width; x++)
+      d[(size_t) x * pixel_stride] = sd_rectify_sample_strided (src,
+          (size_t) src_stride, pixel_stride, width, height, m[2 * x],
+          m[2 * x + 1]);
+  }
 }
 
 void
 sd_rectify_rows (const int32_t * map, const uint8_t * src, uint8_t * dst,
     int width, int height, int y0, int y1)
 {
-  for (int y = y0; y < y1; y++)
-    remap_row (map, src, (size_t) width, dst, (size_t) width, 1, width,
-        height, y);
+  sd_rectify_component_rows (map, src, width, dst, width, 1, width, height,
+      y0, y1);
 }
 
 void
@@ -276,8 +277,8 @@ sd_rectify_component (const int32_t * map, const uint8_t * src,
 {
 #pragma omp parallel for schedule(static)
   for (int y = 0; y < height; y++)
-    remap_row (map, src, (size_t) src_stride, dst, (size_t) dst_stride,
-        pixel_stride, width, height, y);
+    sd_rectify_component_rows (map, src, src_stride, dst, dst_stride,
+        pixel_stride, width, height, y, y + 1);
 }
 
 void

@@ -73,10 +73,16 @@ int32_t *sd_rectify_map_subsampled (const int32_t * map, int width,
 /* Remaps one 8-bit component of an image through map (the component's
  * grid, width x height), rows over threads: the component's sample (x, y)
  * is src[y * src_stride + x * pixel_stride], and likewise in dst (packed
- * and planar formats alike: a plane, or one byte of each pixel). */
+ * and planar formats alike: a plane, or one byte of each pixel).  The
+ * reference; sd_fast_rectify_component (fast/sd-fast.h) gives its bits
+ * faster. */
 void sd_rectify_component (const int32_t * map, const uint8_t * src,
     int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
     int width, int height);
+/* The same, rows y0 .. y1 - 1 only, on the calling thread. */
+void sd_rectify_component_rows (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height, int y0, int y1);
 
 /* The same for a component of 16-bit samples (strides in bytes, even):
  * the value is the `depth` bits from bit `shift` of the sample (P010's 10

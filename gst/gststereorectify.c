@@ -22,7 +22,8 @@
  * output's geometry: the left view of stereorectify stays aligned with the
  * disparity whatever align-rows measures.
  *
- * The remap runs on the CPU, its rows over the processor's cores.
+ * The remap runs on the CPU, its rows over the processor's cores, 8-bit
+ * samples in vectors.
  *
  * ## Example launch line
  * |[
@@ -45,6 +46,7 @@
 
 #include "gstsdcalib.h"
 #include "gstsdenums.h"
+#include "fast/sd-fast.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_stereo_rectify_debug);
 #define GST_CAT_DEFAULT gst_stereo_rectify_debug
@@ -544,7 +546,7 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
           (guint16 *) (gpointer) dst, dst_stride, part->pixel_stride / 2,
           part->depth, part->shift, part->width, part->height);
     else
-      sd_rectify_component (part->map, src + part->offset, stride, dst,
+      sd_fast_rectify_component (part->map, src + part->offset, stride, dst,
           dst_stride, part->pixel_stride, part->width, part->height);
   }
   return GST_FLOW_OK;

@@ -161,6 +161,7 @@ static const SdCpuStages reference_stages = {
   .tiled_bp_arithmetic = &sd_tiled_bp_reference_arithmetic,
   .guided_median = reference_guided_median,
   .temporal_row = sd_temporal_row,
+  .rectify_rows = sd_rectify_component_rows,
 };
 
 static const SdCpuStages *

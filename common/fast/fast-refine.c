@@ -61,7 +61,21 @@ void
 sd_fast_rectify (const SdParams * p, const int32_t * map,
     const uint8_t * src, uint8_t * dst, int width, int height)
 {
+  const SdCpuStages *st = sd_fast_pick_stages ();
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
   for (int y = 0; y < height; y++)
-    sd_rectify_rows (map, src, dst, width, height, y, y + 1);
+    st->rectify_rows (map, src, width, dst, width, 1, width, height, y,
+        y + 1);
+}
+
+void
+sd_fast_rectify_component (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height)
+{
+  const SdCpuStages *st = sd_fast_pick_stages ();
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < height; y++)
+    st->rectify_rows (map, src, src_stride, dst, dst_stride, pixel_stride,
+        width, height, y, y + 1);
 }

@@ -1101,5 +1101,6 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .tiled_bp_arithmetic = &SD_FAST (sd_fast_tiled_bp_arithmetic),
   .guided_median = SD_FAST (sd_fast_guided_median),
   .temporal_row = SD_FAST (sd_fast_temporal_row),
+  .rectify_rows = SD_FAST (sd_fast_rectify_rows),
 };
 #endif

@@ -104,6 +104,10 @@ typedef struct
   /* sd_temporal_row (the depthtemporal element's filter) */
   void (*temporal_row) (const SdTemporalParams * p, uint16_t * row,
       uint16_t * value, uint8_t * held, int width);
+  /* sd_rectify_component_rows */
+  void (*rectify_rows) (const int32_t * map, const uint8_t * src,
+      int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+      int width, int height, int y0, int y1);
 } SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -117,9 +121,14 @@ void sd_fast_rows (const SdParams * params, SdRowFilter filter,
     const uint8_t * src, uint8_t * dst, int width, int height, int window);
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
-/* sd_rectify_rows over threads, every row of one view. */
+/* sd_rectify_rows over threads, every row of one view, in the best
+ * build's vectors. */
 void sd_fast_rectify (const SdParams * params, const int32_t * map,
     const uint8_t * src, uint8_t * dst, int width, int height);
+/* sd_rectify_component, the same way (with OpenMP's count of threads). */
+void sd_fast_rectify_component (const int32_t * map, const uint8_t * src,
+    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
+    int width, int height);
 void sd_fast_bp_data_cost (const SdParams * params, const float *left,
     const float *right, const uint64_t * census_left,
     const uint64_t * census_right, float *cost, int width, int height);
@@ -157,6 +166,9 @@ void SD_FAST (sd_fast_guided_median) (const SdParams * params,
     int height);
 void SD_FAST (sd_fast_temporal_row) (const SdTemporalParams * p,
     uint16_t * row, uint16_t * value, uint8_t * held, int width);
+void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
+    const uint8_t * src, int src_stride, uint8_t * dst, int dst_stride,
+    int pixel_stride, int width, int height, int y0, int y1);
 size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
     int width, int height);
 void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,

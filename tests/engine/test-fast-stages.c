@@ -2,8 +2,8 @@
  * this processor runs) against the reference's, stage by stage, bit for
  * bit, on random inputs of edge sizes: the census and cost volume, the
  * disparity median with every share of invalid pixels, the guided median,
- * hierarchical BP's beliefs, tiled BP's messages and beliefs and the
- * temporal filter's rows.  test-cpu-agreement
+ * hierarchical BP's beliefs, tiled BP's messages and beliefs, the
+ * temporal filter's rows and the rectification's remap.  test-cpu-agreement
  * holds the whole pipeline; this one names the stage that differs. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include "cpu/sd-cpu.h"
 #include "fast/sd-fast.h"
+#include "sd-rectify.h"
 #include "sd-test.h"
 
 /* the widest crosses the census's segments of 1024 pixels */
@@ -317,6 +318,60 @@ test_temporal_row (const SdCpuStages * st)
   }
 }
 
+/* A map entry inside a w x h image (in 1/256 pixel): kind 0 anywhere at
+ * random, 1 a turned and scaled grid (runs of neighbouring taps, the
+ * vectors' case), 2 the grid pushed onto the last columns and rows (where
+ * the map clamps). */
+static void
+rectify_map_entry (int kind, int x, int y, int w, int h, int32_t * e)
+{
+  const int32_t xmax = (w - 1) * SD_RECTIFY_ONE, ymax = (h - 1) *
+      SD_RECTIFY_ONE;
+  int32_t mx, my;
+  if (kind == 0) {
+    mx = rand () % (xmax + 1);
+    my = rand () % (ymax + 1);
+  } else {
+    mx = (int32_t) (x * 247 + y * 9 + 300) + (kind == 2 ? xmax - 600 : 0);
+    my = (int32_t) (y * 262 - x * 7 + 500) + (kind == 2 ? ymax - 900 : 0);
+  }
+  e[0] = mx < 0 ? 0 : mx > xmax ? xmax : mx;
+  e[1] = my < 0 ? 0 : my > ymax ? ymax : my;
+}
+
+/* The remap of one byte of each pixel (pixel strides 1 to 4, rows padded):
+ * the reference's bytes, and the bytes between untouched. */
+static void
+test_rectify_rows (const SdCpuStages * st)
+{
+  for (size_t s = 0; s < N_SIZES; s++)
+    for (int kind = 0; kind < 3; kind++)
+      for (int ps = 1; ps <= 4; ps++) {
+        const int w = sizes[s][0], h = sizes[s][1], stride = w * ps + 5;
+        const size_t n = (size_t) stride * h;
+        int32_t *map = malloc (2 * (size_t) w * h * sizeof (int32_t));
+        uint8_t *src = malloc (n), *ref = malloc (n), *fast = malloc (n);
+        for (int y = 0; y < h; y++)
+          for (int x = 0; x < w; x++)
+            rectify_map_entry (kind, x, y, w, h, map + 2 * ((size_t) y * w +
+                    x));
+        for (size_t i = 0; i < n; i++)
+          src[i] = (uint8_t) rand ();
+        memset (ref, 0x5a, n);
+        memset (fast, 0x5a, n);
+        sd_rectify_component_rows (map, src + ps / 2, stride, ref + ps / 2,
+            stride, ps, w, h, 0, h);
+        st->rectify_rows (map, src + ps / 2, stride, fast + ps / 2, stride,
+            ps, w, h, 0, h);
+        SD_CHECK (!memcmp (ref, fast, n), "rectify %dx%d, map %d, pixel "
+            "stride %d", w, h, kind, ps);
+        free (map);
+        free (src);
+        free (ref);
+        free (fast);
+      }
+}
+
 int
 main (void)
 {
@@ -336,5 +391,6 @@ main (void)
   test_tiled_bp_to_fixed (st);
   test_tiled_bp (st);
   test_temporal_row (st);
+  test_rectify_rows (st);
   return sd_test_exit ("test-fast-stages");
 }
