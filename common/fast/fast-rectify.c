@@ -38,7 +38,7 @@ typedef uint8_t vn __attribute__((vector_size (NI)));
 static inline bool
 any (vi v)
 {
-#if defined(__AVX512F__)
+#if defined(__AVX512BW__)
   return _mm512_test_epi32_mask ((__m512i) v, (__m512i) v) != 0;
 #elif defined(__AVX2__)
   return !_mm256_testz_si256 ((__m256i) v, (__m256i) v);
@@ -54,9 +54,9 @@ any (vi v)
 static inline void
 load_taps (const uint8_t * src, vi o, int step, vi * a, vi * b)
 {
-#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(__AVX512BW__) || defined(__AVX2__)
   if (step < 4) {
-#if defined(__AVX512F__)
+#if defined(__AVX512BW__)
     const vi w = (vi) _mm512_i32gather_epi32 ((__m512i) o, src, 1);
 #else
     const vi w = (vi) _mm256_i32gather_epi32 ((const int *) src,
