@@ -200,6 +200,10 @@ gst_depth_colormap_frame_range (GstDepthColormap * self,
 {
   GstDepthColormapRange range;
   gdouble min_v, max_v, smoothing;
+  const gint width = GST_VIDEO_FRAME_WIDTH (in);
+  /* 0 is no disparity; a depth of "that or farther" would stretch the
+   * range (for disparity, far is 0 again) */
+  const guint16 far = depth ? FAR_DEPTH : 0;
   guint16 vmin = G_MAXUINT16, vmax = 0;
   gint x, y;
 
@@ -221,13 +225,15 @@ gst_depth_colormap_frame_range (GstDepthColormap * self,
         GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
         y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0));
 
-    for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++) {
-      guint16 v = GUINT16_FROM_LE (row[x]);
+    /* in masks, so that the compiler vectorizes it (GCC 12 does not
+     * with a branch or a conditional value) */
+    for (x = 0; x < width; x++) {
+      const guint16 v = GUINT16_FROM_LE (row[x]);
+      const guint16 left_out = (guint16) - ((v == 0) | (v == far));
+      const guint16 as_min = v | left_out, as_max = v & (guint16) ~ left_out;
 
-      if (v == 0 || (depth && v == FAR_DEPTH))
-        continue;
-      vmin = MIN (vmin, v);
-      vmax = MAX (vmax, v);
+      vmin = as_min < vmin ? as_min : vmin;
+      vmax = as_max > vmax ? as_max : vmax;
     }
   }
 
@@ -246,54 +252,72 @@ gst_depth_colormap_frame_range (GstDepthColormap * self,
   *hi = (gint) lrint (self->auto_hi);
 }
 
+/* self->pixel_of for map, input and range [lo, hi] in out's byte order:
+ * 0 (no disparity) black, the range's ends and beyond its first and last
+ * colours, the rest spread evenly over the 256 (far to near). */
+static void
+gst_depth_colormap_make_pixels (GstDepthColormap * self,
+    const GstVideoFrame * out, SdColormap map, gboolean depth, gint lo,
+    gint hi)
+{
+  const gint span = MAX (hi - lo, 1);
+  guint8 table[256][3];
+  guint8 px[4];
+  gint v, i;
+
+  if (self->pixel_format == GST_VIDEO_FRAME_FORMAT (out)
+      && self->pixel_map == map && self->pixel_depth == depth
+      && self->pixel_lo == lo && self->pixel_hi == hi)
+    return;
+  sd_colormap_table (map, table);
+  /* the byte that is neither R, G nor B: alpha or padding, opaque either
+   * way */
+  px[0 + 1 + 2 + 3 - GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_R)
+      - GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_G)
+      - GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_B)] = 255;
+  for (v = 0; v <= G_MAXUINT16; v++) {
+    i = v <= lo ? 0 : v >= hi ? 255 : ((v - lo) * 255 + span / 2) / span;
+    /* the colour map runs far to near: depth runs near to far */
+    if (depth)
+      i = 255 - i;
+    for (gint c = 0; c < 3; c++)
+      px[GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_R + c)] =
+          v == 0 ? 0 : table[i][c];
+    memcpy (&self->pixel_of[v], px, 4);
+  }
+  self->pixel_format = GST_VIDEO_FRAME_FORMAT (out);
+  self->pixel_map = map;
+  self->pixel_depth = depth;
+  self->pixel_lo = lo;
+  self->pixel_hi = hi;
+}
+
 static GstFlowReturn
 gst_depth_colormap_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in, GstVideoFrame * out)
 {
   GstDepthColormap *self = GST_DEPTH_COLORMAP (filter);
   SdColormap map;
-  guint8 table[256][3];
-  gint lo, hi, span, x, y;
-  const gint r = GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_R);
-  const gint g = GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_G);
-  const gint b = GST_VIDEO_FRAME_COMP_POFFSET (out, GST_VIDEO_COMP_B);
-  /* the byte that is neither R, G nor B: alpha or padding, opaque either way */
-  const gint a = 0 + 1 + 2 + 3 - r - g - b;
-
+  gint lo, hi, x, y;
   gboolean depth;
 
   GST_OBJECT_LOCK (self);
   map = self->colormap;
   depth = self->input == GST_DEPTH_COLORMAP_INPUT_DEPTH;
   GST_OBJECT_UNLOCK (self);
-  sd_colormap_table (map, table);
   gst_depth_colormap_frame_range (self, in, depth, &lo, &hi);
-  span = MAX (hi - lo, 1);
+  gst_depth_colormap_make_pixels (self, out, map, depth, lo, hi);
 
   for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (in); y++) {
     const guint16 *src = (const guint16 *) ((const guint8 *)
         GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
         y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0));
-    guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
-        y * GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
+    guint32 *dst = (guint32 *) (gpointer) ((guint8 *)
+        GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
 
-    for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++, dst += 4) {
-      gint v = GUINT16_FROM_LE (src[x]);
-      gint i = v <= lo ? 0 : v >= hi ? 255 : ((v - lo) * 255 + span / 2) / span;
-
-      /* the colour map runs far to near: depth runs near to far */
-      if (depth)
-        i = 255 - i;
-
-      dst[a] = 255;
-      if (v == 0) {
-        dst[r] = dst[g] = dst[b] = 0;
-        continue;
-      }
-      dst[r] = table[i][0];
-      dst[g] = table[i][1];
-      dst[b] = table[i][2];
-    }
+    for (x = 0; x < GST_VIDEO_FRAME_WIDTH (in); x++)
+      dst[x] = self->pixel_of[GUINT16_FROM_LE (src[x])];
   }
   return GST_FLOW_OK;
 }
@@ -304,6 +328,18 @@ gst_depth_colormap_start (GstBaseTransform * trans)
   GstDepthColormap *self = GST_DEPTH_COLORMAP (trans);
 
   self->have_auto_range = FALSE;
+  self->pixel_of = g_new (guint32, G_MAXUINT16 + 1);
+  /* the first frame makes the pixels */
+  self->pixel_format = GST_VIDEO_FORMAT_UNKNOWN;
+  return TRUE;
+}
+
+static gboolean
+gst_depth_colormap_stop (GstBaseTransform * trans)
+{
+  GstDepthColormap *self = GST_DEPTH_COLORMAP (trans);
+
+  g_clear_pointer (&self->pixel_of, g_free);
   return TRUE;
 }
 
@@ -372,6 +408,7 @@ gst_depth_colormap_class_init (GstDepthColormapClass * klass)
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_depth_colormap_transform_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_depth_colormap_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_depth_colormap_stop);
   filter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_depth_colormap_transform_frame);
 }

@@ -46,6 +46,15 @@ struct _GstDepthColormap
   gboolean have_auto_range;
   gdouble auto_lo;
   gdouble auto_hi;
+
+  /* Streaming thread only: every input value's output pixel, in the
+   * negotiated format's byte order, for the format, map, input and range
+   * it was made for (a division a value rather than a pixel). */
+  guint32 *pixel_of;
+  GstVideoFormat pixel_format;
+  SdColormap pixel_map;
+  gboolean pixel_depth;
+  gint pixel_lo, pixel_hi;
 };
 
 GST_ELEMENT_REGISTER_DECLARE (depthcolormap);
