@@ -546,8 +546,8 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
           (guint16 *) (gpointer) dst, dst_stride, part->pixel_stride / 2,
           part->depth, part->shift, part->width, part->height);
     else
-      sd_fast_rectify_component (part->map, src + part->offset, stride, dst,
-          dst_stride, part->pixel_stride, part->width, part->height);
+      sd_fast_rectify_component (NULL, part->map, src + part->offset, stride,
+          dst, dst_stride, part->pixel_stride, part->width, part->height);
   }
   return GST_FLOW_OK;
 }

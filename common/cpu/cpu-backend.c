@@ -413,7 +413,8 @@ view_luma (SdCpuState * s, const SdParams * p, const SdPlane * plane,
     return false;
   sd_plane_to_luma (plane, raw);
   if (s->fast)
-    sd_fast_rectify (p, s->rect->map[view], raw, luma, w, h);
+    sd_fast_rectify_component (p, s->rect->map[view], raw, w, luma, w, 1, w,
+        h);
   else
     sd_rectify_rows (s->rect->map[view], raw, luma, w, h, 0, h);
   return true;

@@ -1,8 +1,8 @@
 /* Reference stages whose rows are independent (common/cpu/prefilter.c,
  * refine.c, bp.c), rows over threads: each row is the reference run on a
- * one-row image, so the values are the reference's. */
+ * one-row image, so the values are the reference's.  And the
+ * rectification's rows over threads, through the best build's stage. */
 #include "sd-fast.h"
-#include "../sd-rectify.h"
 
 void
 sd_fast_rows (const SdParams * p, SdRowFilter filter, const uint8_t * src,
@@ -58,23 +58,12 @@ sd_fast_bp_disparities (const SdParams * p, const float *belief,
 }
 
 void
-sd_fast_rectify (const SdParams * p, const int32_t * map,
-    const uint8_t * src, uint8_t * dst, int width, int height)
+sd_fast_rectify_component (const SdParams * p, const int32_t * map,
+    const uint8_t * src, int src_stride, uint8_t * dst, int dst_stride,
+    int pixel_stride, int width, int height)
 {
   const SdCpuStages *st = sd_fast_pick_stages ();
 #pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
-  for (int y = 0; y < height; y++)
-    st->rectify_rows (map, src, width, dst, width, 1, width, height, y,
-        y + 1);
-}
-
-void
-sd_fast_rectify_component (const int32_t * map, const uint8_t * src,
-    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
-    int width, int height)
-{
-  const SdCpuStages *st = sd_fast_pick_stages ();
-#pragma omp parallel for schedule(static)
   for (int y = 0; y < height; y++)
     st->rectify_rows (map, src, src_stride, dst, dst_stride, pixel_stride,
         width, height, y, y + 1);

@@ -21,13 +21,14 @@
 #include <omp.h>
 #endif
 
-/* The threads a fast stage uses: params->threads, 0 meaning OpenMP's count
- * (one per core, or OMP_NUM_THREADS). */
+/* The threads a fast stage uses: params->threads, 0 (or no params)
+ * meaning OpenMP's count (one per core, or OMP_NUM_THREADS). */
 static inline int
 sd_fast_threads (const SdParams * params)
 {
 #ifdef _OPENMP
-  return params->threads > 0 ? params->threads : omp_get_max_threads ();
+  return params && params->threads > 0 ? params->threads :
+      omp_get_max_threads ();
 #else
   (void) params;
   return 1;
@@ -121,14 +122,11 @@ void sd_fast_rows (const SdParams * params, SdRowFilter filter,
     const uint8_t * src, uint8_t * dst, int width, int height, int window);
 void sd_fast_lr_check (const SdParams * params, int16_t * disp,
     const int16_t * right_disp, int width, int height);
-/* sd_rectify_rows over threads, every row of one view, in the best
- * build's vectors. */
-void sd_fast_rectify (const SdParams * params, const int32_t * map,
-    const uint8_t * src, uint8_t * dst, int width, int height);
-/* sd_rectify_component, the same way (with OpenMP's count of threads). */
-void sd_fast_rectify_component (const int32_t * map, const uint8_t * src,
-    int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
-    int width, int height);
+/* sd_rectify_component, rows over the threads of params (NULL: OpenMP's
+ * count), in the best build's vectors. */
+void sd_fast_rectify_component (const SdParams * params,
+    const int32_t * map, const uint8_t * src, int src_stride, uint8_t * dst,
+    int dst_stride, int pixel_stride, int width, int height);
 void sd_fast_bp_data_cost (const SdParams * params, const float *left,
     const float *right, const uint64_t * census_left,
     const uint64_t * census_right, float *cost, int width, int height);
