@@ -287,20 +287,14 @@ sd_rectify_component16 (const int32_t * map, const uint16_t * src,
     int depth, int shift, int width, int height)
 {
   const size_t sstride = (size_t) src_stride / 2;
-  const uint32_t mask = (1u << depth) - 1;
 
 #pragma omp parallel for schedule(static)
   for (int y = 0; y < height; y++) {
     const int32_t *m = map + 2 * (size_t) y * width;
     uint16_t *d = dst + (size_t) y * (dst_stride / 2);
-    for (int x = 0; x < width; x++) {
-      const SdRectifyTaps t = sd_rectify_taps (sstride, pixel_stride, width,
-          height, m[2 * x], m[2 * x + 1]);
-      const uint32_t v = sd_rectify_blend (t, (src[t.p00] >> shift) & mask,
-          (src[t.p01] >> shift) & mask, (src[t.p10] >> shift) & mask,
-          (src[t.p11] >> shift) & mask);
-      d[(size_t) x * pixel_stride] = (uint16_t) (v << shift);
-    }
+    for (int x = 0; x < width; x++)
+      d[(size_t) x * pixel_stride] = sd_rectify_sample16 (src, sstride,
+          pixel_stride, width, height, depth, shift, m[2 * x], m[2 * x + 1]);
   }
 }
 

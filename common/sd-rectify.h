@@ -152,6 +152,22 @@ sd_rectify_sample_strided (const uint8_t * src, size_t stride,
       src[t.p11]);
 }
 
+/* The bilinear sample at (mx, my) of a component of 16-bit samples whose
+ * value is the depth bits from bit shift (P010's 10 bits from bit 6),
+ * sample (x, y) at src[y * stride + x * pixel_stride]: the value blended
+ * on its own bits and put back at them, the sample's other bits 0. */
+SD_RECTIFY_FN uint16_t
+sd_rectify_sample16 (const uint16_t * src, size_t stride, int pixel_stride,
+    int width, int height, int depth, int shift, int32_t mx, int32_t my)
+{
+  const uint32_t mask = (1u << depth) - 1;
+  const SdRectifyTaps t = sd_rectify_taps (stride, pixel_stride, width,
+      height, mx, my);
+  return (uint16_t) (sd_rectify_blend (t, (src[t.p00] >> shift) & mask,
+          (src[t.p01] >> shift) & mask, (src[t.p10] >> shift) & mask,
+          (src[t.p11] >> shift) & mask) << shift);
+}
+
 /* The same in a packed 8-bit plane (the pipeline's luma). */
 SD_RECTIFY_FN uint8_t
 sd_rectify_sample (const uint8_t * src, int width, int height, int32_t mx,

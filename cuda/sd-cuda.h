@@ -64,6 +64,38 @@ SdStatus sd_cuda_pipeline_time (SdCudaPipeline * pipeline,
 SdStatus sd_cuda_pipeline_set_rectification (SdCudaPipeline * pipeline,
     const SdRectification * rect, SdError * err);
 
+/* stereorectify's remap of frames already in device memory
+ * (GstCudaMemory): the components of a frame through rectification maps,
+ * with the bits of sd_rectify_component and sd_rectify_component16.  Each
+ * map is copied to the device the first time a part names it and kept
+ * there, so the host maps must outlive the SdCudaRemap unchanged.  Every
+ * call runs in the CUDA context that is current, which must be the one
+ * current at sd_cuda_remap_new. */
+typedef struct SdCudaRemap SdCudaRemap;
+
+/* One component of a frame (sd-rectify.h's sd_rectify_component). */
+typedef struct
+{
+  const int32_t *map;           /* host: the component's grid, width x height
+                                 * (x, y) pairs in 1/256 pixel */
+  const void *src;              /* device: the component's sample (0, 0) */
+  void *dst;
+  int src_stride, dst_stride;   /* bytes from a row to the next */
+  int pixel_stride;             /* bytes from a sample to the next */
+  int depth, shift;             /* 8: a byte; more: a 16-bit word whose
+                                 * value is depth bits from bit shift */
+  int width, height;
+} SdRemapPart;
+
+#define SD_REMAP_MAX_PARTS 8
+
+SdCudaRemap *sd_cuda_remap_new (SdError * err);
+void sd_cuda_remap_free (SdCudaRemap * remap);
+/* Remaps n_parts parts (at most SD_REMAP_MAX_PARTS, with at most two maps
+ * among them) in one launch; returns once they are written. */
+SdStatus sd_cuda_remap (SdCudaRemap * remap, const SdRemapPart * parts,
+    int n_parts, SdError * err);
+
 /* The device's name, for reports ("" when unknown). */
 const char *sd_cuda_pipeline_device_name (const SdCudaPipeline * pipeline);
 

@@ -22,8 +22,11 @@
  * output's geometry: the left view of stereorectify stays aligned with the
  * disparity whatever align-rows measures.
  *
- * The remap runs on the CPU, its rows over the processor's cores, 8-bit
- * samples in vectors.
+ * Frames in CUDA memory (a GPU decoder's, cudaupload's) are remapped on
+ * the GPU where they lie, in the CUDA context the element shares with its
+ * neighbours, and go on in CUDA memory; others are remapped on the CPU,
+ * rows over the processor's cores, 8-bit samples in vectors.  Both give
+ * the same bits.
  *
  * ## Example launch line
  * |[
@@ -35,6 +38,11 @@
  *   v4l2src device=/dev/video2 ! videoconvert ! queue ! sd.sink_right
  * ]|
  * |[
+ * gst-launch-1.0 filesrc location=left.mp4 ! qtdemux ! h264parse ! nvh264dec ! \
+ *   stereorectify calibration=rig.yaml ! nvh264enc ! h264parse ! \
+ *   mp4mux ! filesink location=left-rectified.mp4
+ * ]|
+ * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,width=1280,height=480 ! tee name=cam \
  *   cam. ! queue ! stereorectify input-layout=side-by-side calibration=rig.yaml ! \
  *     videoconvert ! autovideosink \
@@ -44,11 +52,12 @@
  */
 #include "gststereorectify.h"
 
+#include "gststereorectifycuda.h"
 #include "gstsdcalib.h"
 #include "gstsdenums.h"
 #include "fast/sd-fast.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_stereo_rectify_debug);
+GST_DEBUG_CATEGORY (gst_stereo_rectify_debug);
 #define GST_CAT_DEFAULT gst_stereo_rectify_debug
 
 /* The formats whose every sample is one byte, or one 16-bit word in the
@@ -66,13 +75,22 @@ GST_DEBUG_CATEGORY_STATIC (gst_stereo_rectify_debug);
     "NV16, NV61, NV24, YUY2, YVYU, UYVY, AYUV, VUYA, RGB, BGR, RGBx, BGRx, " \
     "xRGB, xBGR, RGBA, BGRA, ARGB, ABGR, GBR, GBRA" FORMATS_16 " }"
 
+/* Frames in CUDA memory stay there (gststereorectifycuda.h); listed
+ * first, so that a neighbour that has them keeps them there. */
+#ifdef HAVE_GST_CUDA
+#define CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES ("memory:CUDAMemory", \
+    GST_STEREO_RECTIFY_CUDA_FORMATS) "; " GST_VIDEO_CAPS_MAKE (FORMATS)
+#else
+#define CAPS GST_VIDEO_CAPS_MAKE (FORMATS)
+#endif
+
 static GstStaticPadTemplate sink_template =
 GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (CAPS));
 
 static GstStaticPadTemplate src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+    GST_STATIC_CAPS (CAPS));
 
 enum
 {
@@ -158,6 +176,7 @@ gst_stereo_rectify_get_property (GObject * object, guint prop_id,
 static void
 clear_maps (GstStereoRectify * self)
 {
+  gst_stereo_rectify_cuda_clear_maps (self);
   g_clear_pointer (&self->rect, sd_rectification_free);
   g_clear_pointer (&self->chroma_map, free);
   self->n_parts = 0;
@@ -195,6 +214,7 @@ gst_stereo_rectify_stop (GstBaseTransform * trans)
   GstStereoRectify *self = GST_STEREO_RECTIFY (trans);
 
   clear_maps (self);
+  gst_stereo_rectify_cuda_reset (self);
   g_clear_pointer (&self->calib, g_free);
   return TRUE;
 }
@@ -477,8 +497,8 @@ place_view (GstStereoRectify * self, const GstVideoInfo * info,
 }
 
 static gboolean
-gst_stereo_rectify_set_info (GstVideoFilter * filter,
-    G_GNUC_UNUSED GstCaps * incaps, GstVideoInfo * in_info,
+gst_stereo_rectify_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info,
     G_GNUC_UNUSED GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstStereoRectify *self = GST_STEREO_RECTIFY (filter);
@@ -489,6 +509,8 @@ gst_stereo_rectify_set_info (GstVideoFilter * filter,
   char msg[512];
 
   clear_maps (self);
+  if (!gst_stereo_rectify_cuda_set_caps (self, incaps))
+    return FALSE;
   GST_OBJECT_LOCK (self);
   layout = self->input_layout;
   GST_OBJECT_UNLOCK (self);
@@ -534,22 +556,73 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
   for (gint i = 0; i < self->n_parts; i++) {
     const GstStereoRectifyPart *part = &self->parts[i];
     const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, part->plane);
-    const guint8 *src = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in,
-        part->plane) + (gsize) part->view_rows * stride + part->view_x;
-    guint8 *dst = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, part->plane) +
-        part->offset;
+    const guint8 *src = gst_stereo_rectify_part_src (part, in);
+    guint8 *dst = gst_stereo_rectify_part_dst (part, out);
     const gint dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, part->plane);
 
     if (part->depth > 8)
-      sd_rectify_component16 (part->map,
-          (const guint16 *) (gconstpointer) (src + part->offset), stride,
-          (guint16 *) (gpointer) dst, dst_stride, part->pixel_stride / 2,
-          part->depth, part->shift, part->width, part->height);
+      sd_rectify_component16 (part->map, (const guint16 *) (gconstpointer)
+          src, stride, (guint16 *) (gpointer) dst, dst_stride,
+          part->pixel_stride / 2, part->depth, part->shift, part->width,
+          part->height);
     else
-      sd_fast_rectify_component (NULL, part->map, src + part->offset, stride,
-          dst, dst_stride, part->pixel_stride, part->width, part->height);
+      sd_fast_rectify_component (NULL, part->map, src, stride, dst,
+          dst_stride, part->pixel_stride, part->width, part->height);
   }
   return GST_FLOW_OK;
+}
+
+/* Frames in CUDA memory of the element's context are remapped where they
+ * lie; the video filter maps the others for the host. */
+static GstFlowReturn
+gst_stereo_rectify_transform (GstBaseTransform * trans, GstBuffer * in,
+    GstBuffer * out)
+{
+  GstFlowReturn ret;
+
+  if (gst_stereo_rectify_cuda_transform (GST_STEREO_RECTIFY (trans), in, out,
+          &ret))
+    return ret;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform (trans, in, out);
+}
+
+static gboolean
+gst_stereo_rectify_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  /* a CUDA pool goes first in the query; the video filter then asks it
+   * for video meta and the base class takes it */
+  gst_stereo_rectify_cuda_decide_allocation (GST_STEREO_RECTIFY (trans),
+      query);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+static gboolean
+gst_stereo_rectify_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  return (decide_query
+      && gst_stereo_rectify_cuda_propose_allocation (GST_STEREO_RECTIFY
+          (trans), query))
+      || GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+      decide_query, query);
+}
+
+static gboolean
+gst_stereo_rectify_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  return gst_stereo_rectify_cuda_query (GST_STEREO_RECTIFY (trans), query)
+      || GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
+static void
+gst_stereo_rectify_set_context (GstElement * element, GstContext * context)
+{
+  gst_stereo_rectify_cuda_set_context (GST_STEREO_RECTIFY (element), context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
 static void
@@ -618,6 +691,14 @@ gst_stereo_rectify_class_init (GstStereoRectifyClass * klass)
       GST_DEBUG_FUNCPTR (gst_stereo_rectify_transform_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_stereo_rectify_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_stereo_rectify_stop);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_stereo_rectify_transform);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_stereo_rectify_decide_allocation);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_stereo_rectify_propose_allocation);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_stereo_rectify_query);
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_stereo_rectify_set_context);
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_stereo_rectify_set_info);
   filter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_stereo_rectify_transform_frame);

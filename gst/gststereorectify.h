@@ -63,7 +63,33 @@ struct _GstStereoRectify
   gint chroma_width, chroma_height;
   GstStereoRectifyPart parts[GST_STEREO_RECTIFY_MAX_PARTS];
   gint n_parts;
+
+  /* Frames in CUDA memory (gststereorectifycuda.h): the GstCudaContext
+   * (set_context may set it from another thread while it is NULL), and the
+   * maps' copies on the device (an SdCudaRemap), made in that context. */
+  GstObject *cuda_context;
+  gpointer cuda_remap;
 };
+
+/* Where part's first sample lies in a frame of the input (in the view the
+ * element gives) and in one of the output; host or device pointers, as
+ * the frames were mapped. */
+static inline const guint8 *
+gst_stereo_rectify_part_src (const GstStereoRectifyPart * part,
+    const GstVideoFrame * in)
+{
+  return (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, part->plane) +
+      (gsize) part->view_rows * GST_VIDEO_FRAME_PLANE_STRIDE (in,
+      part->plane) + part->view_x + part->offset;
+}
+
+static inline guint8 *
+gst_stereo_rectify_part_dst (const GstStereoRectifyPart * part,
+    const GstVideoFrame * out)
+{
+  return (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, part->plane) +
+      part->offset;
+}
 
 GST_ELEMENT_REGISTER_DECLARE (stereorectify);
 

@@ -557,3 +557,136 @@ sd_check_auto_backend (const guint8 * left, const guint8 * right)
   g_ptr_array_unref (auto_choices);
   return choice;
 }
+
+/* A frame of format, every byte random (the padding bytes of RGBx
+ * too). */
+GstBuffer *
+sd_check_random_frame (const GstVideoInfo * info, guint32 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (gsize i = 0; i < map.size; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    map.data[i] = (guint8) (seed >> 24);
+  }
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* first and second (w x h frames of format) as one frame, side by side or
+ * top-bottom: each plane's rows, or halves of them, copied. */
+GstBuffer *
+sd_check_pack_views (GstVideoFormat format, GstBuffer * first,
+    GstBuffer * second, gint w, gint h, gboolean side_by_side)
+{
+  GstVideoInfo vinfo, pinfo;
+  GstVideoFrame v[2], packed;
+  GstBuffer *views[2] = { first, second };
+  GstBuffer *out;
+
+  gst_video_info_set_format (&vinfo, format, w, h);
+  gst_video_info_set_format (&pinfo, format, side_by_side ? 2 * w : w,
+      side_by_side ? h : 2 * h);
+  out = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
+  fail_unless (gst_video_frame_map (&packed, &pinfo, out, GST_MAP_WRITE));
+  for (gint k = 0; k < 2; k++)
+    fail_unless (gst_video_frame_map (&v[k], &vinfo, views[k], GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&vinfo); p++) {
+    guint c = 0;
+
+    while (GST_VIDEO_FORMAT_INFO_PLANE (vinfo.finfo, c) != p)
+      c++;
+    {
+      const gint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&v[0], c) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&v[0], c);
+      const gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&v[0], c);
+      const gint ps = GST_VIDEO_FRAME_PLANE_STRIDE (&packed, p);
+      guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&packed, p);
+
+      for (gint k = 0; k < 2; k++)
+        for (gint y = 0; y < rows; y++)
+          memcpy (dst + (side_by_side ? (gsize) y * ps + k * bytes :
+                  (gsize) (k * rows + y) * ps),
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&v[k], p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&v[k], p), bytes);
+    }
+  }
+  for (gint k = 0; k < 2; k++)
+    gst_video_frame_unmap (&v[k]);
+  gst_video_frame_unmap (&packed);
+  return out;
+}
+
+void
+sd_check_assert_same_frame (GstBuffer * a, GstBuffer * b,
+    GstVideoFormat format, gint w, gint h, const gchar * what)
+{
+  GstVideoInfo info;
+  GstVideoFrame fa, fb;
+
+  gst_video_info_set_format (&info, format, w, h);
+  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+    guint c = 0;
+
+    while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
+      c++;
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, c); y++)
+      fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p),
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p),
+              GST_VIDEO_FRAME_COMP_WIDTH (&fa, c) *
+              GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, c)) == 0,
+          "%s: plane %u differs in row %d", what, p, y);
+  }
+  gst_video_frame_unmap (&fa);
+  gst_video_frame_unmap (&fb);
+}
+
+/* Whether format is one of cudaupload's in CUDA memory. */
+gboolean
+sd_check_cudaupload_gives (GstVideoFormat format)
+{
+  GstElementFactory *factory = gst_element_factory_find ("cudaupload");
+  gboolean found = FALSE;
+  const GList *t;
+
+  for (t = gst_element_factory_get_static_pad_templates (factory); t;
+      t = t->next) {
+    GstStaticPadTemplate *templ = t->data;
+    GstCaps *caps, *ours;
+
+    if (templ->direction != GST_PAD_SRC)
+      continue;
+    caps = gst_static_caps_get (&templ->static_caps);
+    ours = gst_caps_from_string (SD_CHECK_CUDA_CAPS);
+    gst_caps_set_simple (ours, "format", G_TYPE_STRING,
+        gst_video_format_to_string (format), NULL);
+    found = gst_caps_can_intersect (caps, ours);
+    gst_caps_unref (ours);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (factory);
+  return found;
+}
+
+/* Whether nvcodec's cudaupload is here, loaded. */
+gboolean
+sd_check_cudaupload_available (void)
+{
+  GstElementFactory *up = gst_element_factory_find ("cudaupload");
+
+  if (!up) {
+    g_print ("skipped: no cudaupload element (nvcodec)\n");
+    return FALSE;
+  }
+  gst_object_unref (up);
+  /* nvcodec 1.22 warns while it loads on a GPU without an encoder (the
+   * H100): load it here, where gst-check does not count warnings */
+  gst_object_unref (gst_plugin_load_by_name ("nvcodec"));
+  return TRUE;
+}

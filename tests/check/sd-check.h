@@ -159,4 +159,25 @@ gboolean sd_check_cuda_ready (void);
 /* The same for CUDA device number device (and every one before it). */
 gboolean sd_check_cuda_device_ready (gint device);
 
+/* Frames of any format (tests of stereorectify). */
+/* A frame of info's format, every byte random from seed (the padding
+ * bytes of RGBx too). */
+GstBuffer *sd_check_random_frame (const GstVideoInfo * info, guint32 seed);
+/* first and second (w x h frames of format) as one frame, side by side or
+ * top-bottom: each plane's rows, or halves of them, copied. */
+GstBuffer *sd_check_pack_views (GstVideoFormat format, GstBuffer * first,
+    GstBuffer * second, gint w, gint h, gboolean side_by_side);
+/* Fails the test unless a and b (w x h frames of format) hold the same
+ * samples, plane by plane (what lies past a row's samples aside). */
+void sd_check_assert_same_frame (GstBuffer * a, GstBuffer * b,
+    GstVideoFormat format, gint w, gint h, const gchar * what);
+
+/* nvcodec's CUDA memory (the tests of frames on the GPU). */
+#define SD_CHECK_CUDA_CAPS "video/x-raw(memory:CUDAMemory)"
+/* Whether nvcodec's cudaupload is here (loaded, so that its warnings come
+ * before gst-check counts them); prints why not. */
+gboolean sd_check_cudaupload_available (void);
+/* Whether format is one of cudaupload's in CUDA memory. */
+gboolean sd_check_cudaupload_gives (GstVideoFormat format);
+
 #endif

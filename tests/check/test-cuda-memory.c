@@ -121,35 +121,6 @@ cpu_reference (void)
   return sd_check_reference (&params, scene.left, scene.right, W, H);
 }
 
-#define CUDA_CAPS "video/x-raw(memory:CUDAMemory)"
-
-/* Whether format is one of cudaupload's in CUDA memory. */
-static gboolean
-cudaupload_gives (GstVideoFormat format)
-{
-  GstElementFactory *factory = gst_element_factory_find ("cudaupload");
-  gboolean found = FALSE;
-  const GList *t;
-
-  for (t = gst_element_factory_get_static_pad_templates (factory); t;
-      t = t->next) {
-    GstStaticPadTemplate *templ = t->data;
-    GstCaps *caps, *ours;
-
-    if (templ->direction != GST_PAD_SRC)
-      continue;
-    caps = gst_static_caps_get (&templ->static_caps);
-    ours = gst_caps_from_string (CUDA_CAPS);
-    gst_caps_set_simple (ours, "format", G_TYPE_STRING,
-        gst_video_format_to_string (format), NULL);
-    found = gst_caps_can_intersect (caps, ours);
-    gst_caps_unref (ours);
-    gst_caps_unref (caps);
-  }
-  gst_object_unref (factory);
-  return found;
-}
-
 /* Every format that both cudaupload and stereodepth take in CUDA memory. */
 GST_START_TEST (test_cuda_memory_formats)
 {
@@ -160,10 +131,11 @@ GST_START_TEST (test_cuda_memory_formats)
   for (guint f = 0; f < n; f++) {
     Pipeline p;
 
-    if (!cudaupload_gives (formats[f]))
+    if (!sd_check_cudaupload_gives (formats[f]))
       continue;
     GST_INFO ("%s in CUDA memory", gst_video_format_to_string (formats[f]));
-    pipeline_init (&p, gst_video_format_to_string (formats[f]), CUDA_CAPS);
+    pipeline_init (&p, gst_video_format_to_string (formats[f]),
+        SD_CHECK_CUDA_CAPS);
     for (guint i = 0; i < 4; i++)
       pipeline_pair (&p, formats[f], i, ref);
     pipeline_finish (&p, ref);
@@ -243,7 +215,7 @@ GST_START_TEST (test_cuda_memory_renegotiation)
   pipeline_init (&p, "NV12", "video/x-raw");
   for (guint i = 0; i < 6; i++) {
     if (i == 3)
-      pipeline_set_memory (&p, CUDA_CAPS);
+      pipeline_set_memory (&p, SD_CHECK_CUDA_CAPS);
     pipeline_pair (&p, GST_VIDEO_FORMAT_NV12, i, ref);
   }
   pipeline_finish (&p, ref);
@@ -252,23 +224,6 @@ GST_START_TEST (test_cuda_memory_renegotiation)
 }
 
 GST_END_TEST;
-
-/* Whether nvcodec's cudaupload is here, loaded. */
-static gboolean
-cudaupload_available (void)
-{
-  GstElementFactory *up = gst_element_factory_find ("cudaupload");
-
-  if (!up) {
-    g_print ("skipped: no cudaupload element (nvcodec)\n");
-    return FALSE;
-  }
-  gst_object_unref (up);
-  /* nvcodec 1.22 warns while it loads on a GPU without an encoder (the
-   * H100): load it here, where gst-check does not count warnings */
-  gst_object_unref (gst_plugin_load_by_name ("nvcodec"));
-  return TRUE;
-}
 
 static Suite *
 cuda_memory_suite (void)
@@ -289,7 +244,7 @@ int
 main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  if (!cudaupload_available () || !sd_check_cuda_ready ())
+  if (!sd_check_cudaupload_available () || !sd_check_cuda_ready ())
     return 77;
   return gst_check_run_suite (cuda_memory_suite (), "stereodepth-cuda-memory",
       __FILE__);

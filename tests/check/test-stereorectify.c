@@ -168,23 +168,6 @@ GST_START_TEST (test_views_line_up)
 
 GST_END_TEST;
 
-/* A frame of format, every byte random (the padding bytes of RGBx
- * too). */
-static GstBuffer *
-random_frame (const GstVideoInfo * info, guint32 seed)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstMapInfo map;
-
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (gsize i = 0; i < map.size; i++) {
-    seed = seed * 1664525u + 1013904223u;
-    map.data[i] = (guint8) (seed >> 24);
-  }
-  gst_buffer_unmap (buf, &map);
-  return buf;
-}
-
 /* The remap of the sample at offset in each pixel of a plane of frame (a
  * component, or RGBx's padding byte) is in out at the same place: a byte,
  * or a 16-bit word whose value is depth bits from bit shift, the other
@@ -244,8 +227,9 @@ GST_START_TEST (test_formats)
   caps = gst_pad_template_get_caps (templ);
   gst_object_unref (element);
   {
+    /* the system memory's (CUDA memory's come first where built) */
     const GValue *formats = gst_structure_get_value (gst_caps_get_structure
-        (caps, 0), "format");
+        (caps, gst_caps_get_size (caps) - 1), "format");
 
     fail_unless (gst_value_list_get_size (formats) >= 40);
     for (guint i = 0; i < gst_value_list_get_size (formats); i++) {
@@ -265,7 +249,7 @@ GST_START_TEST (test_formats)
 
       gst_video_info_set_format (&info, GST_VIDEO_FORMAT_INFO_FORMAT (f), w,
           h);
-      inbuf = random_frame (&info, i + 1);
+      inbuf = sd_check_random_frame (&info, i + 1);
       fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
       fail_unless_equals_int (gst_harness_push (hr, gst_buffer_ref (inbuf)),
           GST_FLOW_OK);
@@ -321,78 +305,6 @@ GST_START_TEST (test_formats)
 
 GST_END_TEST;
 
-/* first and second (w x h frames of format) as one frame, side by side or
- * top-bottom: each plane's rows, or halves of them, copied. */
-static GstBuffer *
-pack_views (GstVideoFormat format, GstBuffer * first, GstBuffer * second,
-    gint w, gint h, gboolean side_by_side)
-{
-  GstVideoInfo vinfo, pinfo;
-  GstVideoFrame v[2], packed;
-  GstBuffer *views[2] = { first, second };
-  GstBuffer *out;
-
-  gst_video_info_set_format (&vinfo, format, w, h);
-  gst_video_info_set_format (&pinfo, format, side_by_side ? 2 * w : w,
-      side_by_side ? h : 2 * h);
-  out = gst_buffer_new_allocate (NULL, pinfo.size, NULL);
-  fail_unless (gst_video_frame_map (&packed, &pinfo, out, GST_MAP_WRITE));
-  for (gint k = 0; k < 2; k++)
-    fail_unless (gst_video_frame_map (&v[k], &vinfo, views[k], GST_MAP_READ));
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&vinfo); p++) {
-    guint c = 0;
-
-    while (GST_VIDEO_FORMAT_INFO_PLANE (vinfo.finfo, c) != p)
-      c++;
-    {
-      const gint bytes = GST_VIDEO_FRAME_COMP_WIDTH (&v[0], c) *
-          GST_VIDEO_FRAME_COMP_PSTRIDE (&v[0], c);
-      const gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&v[0], c);
-      const gint ps = GST_VIDEO_FRAME_PLANE_STRIDE (&packed, p);
-      guint8 *dst = GST_VIDEO_FRAME_PLANE_DATA (&packed, p);
-
-      for (gint k = 0; k < 2; k++)
-        for (gint y = 0; y < rows; y++)
-          memcpy (dst + (side_by_side ? (gsize) y * ps + k * bytes :
-                  (gsize) (k * rows + y) * ps),
-              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&v[k], p) +
-              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&v[k], p), bytes);
-    }
-  }
-  for (gint k = 0; k < 2; k++)
-    gst_video_frame_unmap (&v[k]);
-  gst_video_frame_unmap (&packed);
-  return out;
-}
-
-static void
-assert_same_frame (GstBuffer * a, GstBuffer * b, GstVideoFormat format,
-    gint w, gint h, const gchar * what)
-{
-  GstVideoInfo info;
-  GstVideoFrame fa, fb;
-
-  gst_video_info_set_format (&info, format, w, h);
-  fail_unless (gst_video_frame_map (&fa, &info, a, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fb, &info, b, GST_MAP_READ));
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
-    guint c = 0;
-
-    while (GST_VIDEO_FORMAT_INFO_PLANE (info.finfo, c) != p)
-      c++;
-    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fa, c); y++)
-      fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p) +
-              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p),
-              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p) +
-              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p),
-              GST_VIDEO_FRAME_COMP_WIDTH (&fa, c) *
-              GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, c)) == 0,
-          "%s: plane %u differs in row %d", what, p, y);
-  }
-  gst_video_frame_unmap (&fa);
-  gst_video_frame_unmap (&fb);
-}
-
 /* Both views in one frame (a side-by-side or top-bottom camera), said by
  * the caps or by input-layout: each view comes out as it does from a frame
  * of its own, the view's size in caps without the packing, whichever view
@@ -416,7 +328,7 @@ GST_START_TEST (test_packed)
 
     gst_video_info_set_format (&info, f, w, h);
     for (gint k = 0; k < 2; k++) {
-      views[k] = random_frame (&info, 100 * i + k + 1);
+      views[k] = sd_check_random_frame (&info, 100 * i + k + 1);
       alone[k] = rectify_one (&rig, view_caps (f, w, h,
               GST_VIDEO_MULTIVIEW_MODE_NONE, FALSE), k ? "right" : "left",
           gst_buffer_ref (views[k]));
@@ -426,7 +338,7 @@ GST_START_TEST (test_packed)
     for (gint variant = 0; variant < 4; variant++) {
       const gboolean sbs = variant % 2 == 0, from_caps = variant < 2;
       const gboolean right_first = from_caps && !sbs;
-      GstBuffer *packed = pack_views (f, views[right_first ? 1 : 0],
+      GstBuffer *packed = sd_check_pack_views (f, views[right_first ? 1 : 0],
           views[right_first ? 0 : 1], w, h, sbs);
 
       for (gint k = 0; k < 2; k++) {
@@ -451,7 +363,7 @@ GST_START_TEST (test_packed)
         fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&oinfo), h);
         fail_unless (!gst_structure_has_field (gst_caps_get_structure (caps,
                     0), "multiview-mode"), "%" GST_PTR_FORMAT, caps);
-        assert_same_frame (out, alone[k], f, w, h, name);
+        sd_check_assert_same_frame (out, alone[k], f, w, h, name);
         gst_caps_unref (caps);
         gst_buffer_unref (out);
         gst_harness_teardown (hr);
@@ -476,8 +388,8 @@ GST_START_TEST (test_packed)
             GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE, FALSE), "calibration",
         odd.path, NULL);
     gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 322, 120);
-    fail_unless_equals_int (gst_harness_push (hr, random_frame (&info, 9)),
-        GST_FLOW_NOT_NEGOTIATED);
+    fail_unless_equals_int (gst_harness_push (hr,
+            sd_check_random_frame (&info, 9)), GST_FLOW_NOT_NEGOTIATED);
     sd_check_expect_error (bus, "161x120", "share chroma");
     gst_bus_set_flushing (bus, TRUE);
     gst_object_unref (bus);
@@ -528,8 +440,8 @@ GST_START_TEST (test_packed_half_aspect)
         GST_TYPE_VIDEO_MULTIVIEW_FLAGSET, GST_VIDEO_MULTIVIEW_FLAGS_HALF_ASPECT,
         GST_FLAG_SET_MASK_EXACT, NULL);
     hr = rectify_new (NULL, caps, "calibration", rig.path, NULL);
-    fail_unless_equals_int (gst_harness_push (hr, random_frame (&info, i)),
-        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hr,
+            sd_check_random_frame (&info, i)), GST_FLOW_OK);
     gst_buffer_unref (gst_harness_pull (hr));
     caps = gst_pad_get_current_caps (hr->sinkpad);
     fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
