@@ -3,13 +3,16 @@
  * both views of side-by-side and top-bottom frames, come out with the very
  * bytes of the host remap, remapped on the GPU (each output buffer is CUDA
  * memory written through a device mapping, so the element used the
- * context cudaupload shares).  Skips (77) without cudaupload (nvcodec) or
- * a CUDA device. */
+ * context cudaupload shares); so do frames whose memory changes
+ * mid-stream, and frames of a context not the element's (through the
+ * host).  Skips (77) without cudaupload (nvcodec) or a CUDA device. */
 #include "sd-check.h"
 
 #include <gst/app/app.h>
 #define GST_USE_UNSTABLE_API
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 
 /* frames pushed a run: the second reuses the pool's buffers */
 #define FRAMES 2
@@ -28,6 +31,100 @@ count_written_on_gpu (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
   return GST_PAD_PROBE_OK;
 }
 
+/* A pipeline of stereorectify with calibration and view: appsrc (caps),
+ * then, unless memory is NULL, cudaupload and a capsfilter of memory, the
+ * element, cudadownload; appsink.  on_gpu counts the outputs written on
+ * the GPU. */
+typedef struct
+{
+  GstElement *pipeline, *src, *sink, *up, *mem, *r;
+  gint on_gpu;
+  guint pushed;
+} Run;
+
+/* From the next frame on, the frames come in memory. */
+static void
+run_set_memory (Run * run, const gchar * memory)
+{
+  GstCaps *caps = gst_caps_from_string (memory);
+
+  g_object_set (run->mem, "caps", caps, NULL);
+  gst_caps_unref (caps);
+}
+
+static void
+run_init (Run * run, const gchar * calibration, GstCaps * caps,
+    const gchar * view, const gchar * memory)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=in format=time ! %s "
+      "stereorectify name=r calibration=\"%s\" view=%s ! %s "
+      "appsink name=out sync=false", memory ? "cudaupload name=up ! "
+      "capsfilter name=mem !" : "", calibration, view,
+      memory ? "cudadownload ! video/x-raw !" : "");
+  GError *error = NULL;
+  GstPad *pad;
+
+  run->pipeline = gst_parse_launch (desc, &error);
+  fail_unless (run->pipeline != NULL, "%s", error ? error->message : "");
+  g_free (desc);
+  run->src = gst_bin_get_by_name (GST_BIN (run->pipeline), "in");
+  run->sink = gst_bin_get_by_name (GST_BIN (run->pipeline), "out");
+  run->r = gst_bin_get_by_name (GST_BIN (run->pipeline), "r");
+  run->up = gst_bin_get_by_name (GST_BIN (run->pipeline), "up");
+  run->mem = gst_bin_get_by_name (GST_BIN (run->pipeline), "mem");
+  run->on_gpu = 0;
+  run->pushed = 0;
+  pad = gst_element_get_static_pad (run->r, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_written_on_gpu,
+      &run->on_gpu, NULL);
+  gst_object_unref (pad);
+  g_object_set (run->src, "caps", caps, NULL);
+  if (memory)
+    run_set_memory (run, memory);
+}
+
+static void
+run_play (Run * run)
+{
+  fail_unless (gst_element_set_state (run->pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+}
+
+static void
+run_push (Run * run, GstBuffer * in)
+{
+  GstBuffer *frame = gst_buffer_copy (in);
+
+  GST_BUFFER_PTS (frame) = run->pushed++ * GST_SECOND / 30;
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (run->src),
+          frame), GST_FLOW_OK);
+}
+
+static GstBuffer *
+run_pull (Run * run)
+{
+  GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (run->sink),
+      10 * GST_SECOND);
+  GstBuffer *out;
+
+  fail_unless (sample != NULL, "no output");
+  out = gst_buffer_ref (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  return out;
+}
+
+static void
+run_clear (Run * run)
+{
+  gst_element_set_state (run->pipeline, GST_STATE_NULL);
+  gst_clear_object (&run->up);
+  gst_clear_object (&run->mem);
+  gst_object_unref (run->r);
+  gst_object_unref (run->src);
+  gst_object_unref (run->sink);
+  gst_object_unref (run->pipeline);
+}
+
 /* in (caps) FRAMES times through stereorectify with calibration and view,
  * in system memory or (cuda) between cudaupload and cudadownload; the
  * outputs in out, the count of those written on the GPU returned. */
@@ -35,51 +132,18 @@ static gint
 rectify (const gchar * calibration, GstCaps * caps, const gchar * view,
     gboolean cuda, GstBuffer * in, GstBuffer * out[FRAMES])
 {
-  gchar *desc = g_strdup_printf ("appsrc name=in format=time ! %s "
-      "stereorectify name=r calibration=\"%s\" view=%s ! %s "
-      "appsink name=out sync=false", cuda ? "cudaupload ! "
-      SD_CHECK_CUDA_CAPS " !" : "", calibration, view,
-      cuda ? "cudadownload ! video/x-raw !" : "");
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (desc, &error);
-  GstElement *src, *sink, *r;
-  GstPad *pad;
-  gint on_gpu = 0;
+  Run run;
+  gint on_gpu;
 
-  fail_unless (pipeline != NULL, "%s", error ? error->message : "");
-  g_free (desc);
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "in");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-  r = gst_bin_get_by_name (GST_BIN (pipeline), "r");
-  pad = gst_element_get_static_pad (r, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_written_on_gpu,
-      &on_gpu, NULL);
-  gst_object_unref (pad);
-  g_object_set (src, "caps", caps, NULL);
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  for (guint i = 0; i < FRAMES; i++) {
-    GstBuffer *frame = gst_buffer_copy (in);
-
-    GST_BUFFER_PTS (frame) = i * GST_SECOND / 30;
-    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-            frame), GST_FLOW_OK);
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  for (guint i = 0; i < FRAMES; i++) {
-    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-        10 * GST_SECOND);
-
-    fail_unless (sample != NULL, "no output %u (%s)", i,
-        cuda ? "CUDA memory" : "system memory");
-    out[i] = gst_buffer_ref (gst_sample_get_buffer (sample));
-    gst_sample_unref (sample);
-  }
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (r);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
+  run_init (&run, calibration, caps, view, cuda ? SD_CHECK_CUDA_CAPS : NULL);
+  run_play (&run);
+  for (guint i = 0; i < FRAMES; i++)
+    run_push (&run, in);
+  gst_app_src_end_of_stream (GST_APP_SRC (run.src));
+  for (guint i = 0; i < FRAMES; i++)
+    out[i] = run_pull (&run);
+  on_gpu = g_atomic_int_get (&run.on_gpu);
+  run_clear (&run);
   return on_gpu;
 }
 
@@ -202,6 +266,104 @@ GST_START_TEST (test_cuda_packed)
 
 GST_END_TEST;
 
+/* Frames that move from system memory to CUDA memory mid-stream, and
+ * back: every output has the host remap's bytes, those in CUDA memory
+ * remapped on the GPU. */
+GST_START_TEST (test_cuda_renegotiation)
+{
+  const gint w = 160, h = 120;
+  SdCheckRig rig;
+  GstVideoInfo info;
+  GstCaps *caps;
+  GstBuffer *in, *host[FRAMES];
+  Run run;
+
+  sd_check_rig_setup (&rig, w, h);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  caps = gst_video_info_to_caps (&info);
+  in = sd_check_random_frame (&info, 7);
+  rectify (rig.path, caps, "left", FALSE, in, host);
+  run_init (&run, rig.path, caps, "left", "video/x-raw");
+  run_play (&run);
+  for (guint i = 0; i < 9; i++) {
+    GstBuffer *out;
+
+    if (i == 3 || i == 6)
+      run_set_memory (&run, i == 3 ? SD_CHECK_CUDA_CAPS : "video/x-raw");
+    run_push (&run, in);
+    out = run_pull (&run);
+    sd_check_assert_same_frame (host[0], out, GST_VIDEO_FORMAT_NV12, w, h,
+        "NV12, memory changed mid-stream");
+    gst_buffer_unref (out);
+    fail_unless_equals_int (g_atomic_int_get (&run.on_gpu),
+        CLAMP ((gint) i - 2, 0, 3));
+  }
+  run_clear (&run);
+  for (guint i = 0; i < FRAMES; i++)
+    gst_buffer_unref (host[i]);
+  gst_buffer_unref (in);
+  gst_caps_unref (caps);
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
+/* cudaupload and stereorectify in CUDA contexts of their own (an
+ * application's doing, or two GPUs): the element cannot read the frames
+ * on the device, so it remaps them through the host, with the same
+ * bytes. */
+GST_START_TEST (test_cuda_other_context)
+{
+  const gint w = 160, h = 120;
+  SdCheckRig rig;
+  GstVideoInfo info;
+  GstCaps *caps;
+  GstBuffer *in, *host[FRAMES];
+  GstCudaContext *theirs, *ours;
+  GstContext *context;
+  Run run;
+
+  sd_check_rig_setup (&rig, w, h);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, w, h);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  caps = gst_video_info_to_caps (&info);
+  in = sd_check_random_frame (&info, 8);
+  rectify (rig.path, caps, "right", FALSE, in, host);
+  fail_unless (gst_cuda_load_library ());
+  theirs = gst_cuda_context_new (0);
+  ours = gst_cuda_context_new (0);
+  fail_unless (theirs && ours);
+  run_init (&run, rig.path, caps, "right", SD_CHECK_CUDA_CAPS);
+  context = gst_context_new_cuda_context (theirs);
+  gst_element_set_context (run.up, context);
+  gst_context_unref (context);
+  context = gst_context_new_cuda_context (ours);
+  gst_element_set_context (run.r, context);
+  gst_context_unref (context);
+  run_play (&run);
+  for (guint i = 0; i < FRAMES; i++) {
+    GstBuffer *out;
+
+    run_push (&run, in);
+    out = run_pull (&run);
+    sd_check_assert_same_frame (host[i], out, GST_VIDEO_FORMAT_I420, w, h,
+        "I420 of another context");
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (g_atomic_int_get (&run.on_gpu), 0);
+  run_clear (&run);
+  gst_object_unref (theirs);
+  gst_object_unref (ours);
+  for (guint i = 0; i < FRAMES; i++)
+    gst_buffer_unref (host[i]);
+  gst_buffer_unref (in);
+  gst_caps_unref (caps);
+  sd_check_rig_clear (&rig);
+}
+
+GST_END_TEST;
+
 static Suite *
 rectify_cuda_suite (void)
 {
@@ -211,6 +373,8 @@ rectify_cuda_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_formats);
   tcase_add_test (tc, test_cuda_packed);
+  tcase_add_test (tc, test_cuda_renegotiation);
+  tcase_add_test (tc, test_cuda_other_context);
   return s;
 }
 
