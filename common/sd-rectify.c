@@ -286,15 +286,24 @@ sd_rectify_component16 (const int32_t * map, const uint16_t * src,
     int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
     int depth, int shift, int width, int height)
 {
-  const size_t sstride = (size_t) src_stride / 2;
-
 #pragma omp parallel for schedule(static)
-  for (int y = 0; y < height; y++) {
+  for (int y = 0; y < height; y++)
+    sd_rectify_component16_rows (map, src, src_stride, dst, dst_stride,
+        pixel_stride, depth, shift, width, height, y, y + 1);
+}
+
+void
+sd_rectify_component16_rows (const int32_t * map, const uint16_t * src,
+    int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
+    int depth, int shift, int width, int height, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++) {
     const int32_t *m = map + 2 * (size_t) y * width;
     uint16_t *d = dst + (size_t) y * (dst_stride / 2);
     for (int x = 0; x < width; x++)
-      d[(size_t) x * pixel_stride] = sd_rectify_sample16 (src, sstride,
-          pixel_stride, width, height, depth, shift, m[2 * x], m[2 * x + 1]);
+      d[(size_t) x * pixel_stride] = sd_rectify_sample16 (src,
+          (size_t) src_stride / 2, pixel_stride, width, height, depth, shift,
+          m[2 * x], m[2 * x + 1]);
   }
 }
 

@@ -91,6 +91,10 @@ void sd_rectify_component_rows (const int32_t * map, const uint8_t * src,
 void sd_rectify_component16 (const int32_t * map, const uint16_t * src,
     int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
     int depth, int shift, int width, int height);
+/* The same, rows y0 .. y1 - 1 only, on the calling thread. */
+void sd_rectify_component16_rows (const int32_t * map, const uint16_t * src,
+    int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
+    int depth, int shift, int width, int height, int y0, int y1);
 
 #ifdef __CUDACC__
 #define SD_RECTIFY_FN __host__ __device__ static inline

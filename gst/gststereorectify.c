@@ -25,8 +25,8 @@
  * Frames in CUDA memory (a GPU decoder's, cudaupload's) are remapped on
  * the GPU where they lie, in the CUDA context the element shares with its
  * neighbours, and go on in CUDA memory; others are remapped on the CPU,
- * rows over the processor's cores, 8-bit samples in vectors.  Both give
- * the same bits.
+ * rows over the processor's cores, samples in vectors.  Both give the same
+ * bits.
  *
  * ## Example launch line
  * |[
@@ -561,10 +561,10 @@ gst_stereo_rectify_transform_frame (GstVideoFilter * filter,
     const gint dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, part->plane);
 
     if (part->depth > 8)
-      sd_rectify_component16 (part->map, (const guint16 *) (gconstpointer)
-          src, stride, (guint16 *) (gpointer) dst, dst_stride,
-          part->pixel_stride / 2, part->depth, part->shift, part->width,
-          part->height);
+      sd_fast_rectify_component16 (NULL, part->map, (const guint16 *)
+          (gconstpointer) src, stride, (guint16 *) (gpointer) dst,
+          dst_stride, part->pixel_stride / 2, part->depth, part->shift,
+          part->width, part->height);
     else
       sd_fast_rectify_component (NULL, part->map, src, stride, dst,
           dst_stride, part->pixel_stride, part->width, part->height);

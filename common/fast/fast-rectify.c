@@ -1,6 +1,6 @@
-/* sd_rectify_component_rows in vectors: the bilinear sample of
- * common/sd-rectify.h (its taps and its rounding) for NI pixels at once,
- * the same bits.
+/* sd_rectify_component_rows and sd_rectify_component16_rows in vectors:
+ * the bilinear sample of common/sd-rectify.h (its taps and its rounding)
+ * for NI pixels at once, the same bits.
  *
  * A run of NI pixels goes through the vectors when all its taps lie inside
  * the image with room to spare (x0 <= width - 4, y0 <= height - 2), so that
@@ -31,8 +31,11 @@
 #define ODDS 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
 #endif
 
-/* NI uint8 lanes: a run's samples */
-typedef uint8_t vn __attribute__((vector_size (NI)));
+/* NI lanes of a run's samples: uint32 for the blend (16-bit values reach
+ * 65535 * 256 * 256 + 32768, past int32), bytes and words to store */
+typedef uint32_t vn32 __attribute__((vector_size (NI * 4)));
+typedef uint8_t vn8 __attribute__((vector_size (NI)));
+typedef uint16_t vn16 __attribute__((vector_size (NI * 2)));
 
 /* Whether any lane of v is not 0. */
 static inline bool
@@ -47,37 +50,69 @@ any (vi v)
 #endif
 }
 
-/* The bytes at src + o and src + o + step of every lane.  Where one
- * gathered 4-byte word holds both (step < 4), AVX2 and AVX-512 gather it;
- * else the lanes are loaded one by one, which beat two gathers on an AMD
- * EPYC (docs/performance.md). */
+/* The samples (size bytes, 1 or 2) at src + o and src + o + step of every
+ * lane.  Where one gathered 4-byte word holds both (step + size <= 4),
+ * AVX2 and AVX-512 gather it; else the lanes are loaded one by one, which
+ * beat two gathers on an AMD EPYC (docs/performance.md). */
 static inline void
-load_taps (const uint8_t * src, vi o, int step, vi * a, vi * b)
+load_taps (const uint8_t * src, vi o, int step, int size, vn32 * a,
+    vn32 * b)
 {
 #if defined(__AVX512BW__) || defined(__AVX2__)
-  if (step < 4) {
+  if (step + size <= 4) {
+    const uint32_t low = size == 1 ? 0xff : 0xffff;
 #if defined(__AVX512BW__)
-    const vi w = (vi) _mm512_i32gather_epi32 ((__m512i) o, src, 1);
+    const vn32 w = (vn32) _mm512_i32gather_epi32 ((__m512i) o, src, 1);
 #else
-    const vi w = (vi) _mm256_i32gather_epi32 ((const int *) src,
+    const vn32 w = (vn32) _mm256_i32gather_epi32 ((const int *) src,
         (__m256i) o, 1);
 #endif
-    *a = w & 0xff;
-    *b = (w >> (8 * step)) & 0xff;
+    *a = w & low;
+    *b = (w >> (8 * step)) & low;
     return;
   }
 #endif
   for (int i = 0; i < NI; i++) {
-    (*a)[i] = src[o[i]];
-    (*b)[i] = src[o[i] + step];
+    if (size == 1) {
+      (*a)[i] = src[o[i]];
+      (*b)[i] = src[o[i] + step];
+    } else {
+      uint16_t v[2];
+      memcpy (&v[0], src + o[i], 2);
+      memcpy (&v[1], src + o[i] + step, 2);
+      (*a)[i] = v[0];
+      (*b)[i] = v[1];
+    }
   }
 }
 
-void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
-    const uint8_t * src, int src_stride, uint8_t * dst, int dst_stride,
-    int pixel_stride, int width, int height, int y0, int y1)
+/* The scalar sample of either size, where a run leaves the vectors. */
+static inline void
+sample_one (const uint8_t * src, int src_stride, uint8_t * d,
+    int pixel_stride, int size, int depth, int shift, int width, int height,
+    int32_t mx, int32_t my)
 {
-  const int32_t one = SD_RECTIFY_ONE, frac = SD_RECTIFY_ONE - 1;
+  if (size == 1) {
+    *d = sd_rectify_sample_strided (src, (size_t) src_stride, pixel_stride,
+        width, height, mx, my);
+  } else {
+    const uint16_t v = sd_rectify_sample16 ((const uint16_t *) (const void *)
+        src, (size_t) src_stride / 2, pixel_stride / 2, width, height, depth,
+        shift, mx, my);
+    memcpy (d, &v, 2);
+  }
+}
+
+/* Rows y0 .. y1 - 1 of a component of samples of size bytes (1: bytes,
+ * all 8 bits; 2: 16-bit words holding depth bits from bit shift), strides
+ * in bytes.  Inlined into its two callers, where size is a constant. */
+static inline void
+rectify_rows (const int32_t * map, const uint8_t * src, int src_stride,
+    uint8_t * dst, int dst_stride, int pixel_stride, int size, int depth,
+    int shift, int width, int height, int y0, int y1)
+{
+  const int32_t frac = SD_RECTIFY_ONE - 1;
+  const uint32_t one = SD_RECTIFY_ONE, mask = (1u << depth) - 1;
   /* the taps' offsets are int32 lanes */
   const bool small = (int64_t) src_stride * height < INT32_MAX;
   for (int y = y0; y < y1; y++) {
@@ -94,33 +129,64 @@ void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
       const vi ty = my >> SD_RECTIFY_FRAC_BITS;
       if (any ((tx > width - 4) | (ty > height - 2))) {
         for (int i = 0; i < NI; i++)
-          d[(size_t) (x + i) * pixel_stride] =
-              sd_rectify_sample_strided (src, (size_t) src_stride,
-              pixel_stride, width, height, mx[i], my[i]);
+          sample_one (src, src_stride, d + (size_t) (x + i) * pixel_stride,
+              pixel_stride, size, depth, shift, width, height, mx[i], my[i]);
         continue;
       }
-      const vi fx = mx & frac, fy = my & frac;
+      const vn32 fx = (vn32) (mx & frac), fy = (vn32) (my & frac);
       const vi o = ty * src_stride + tx * pixel_stride;
-      vi v00, v01, v10, v11;
-      load_taps (src, o, pixel_stride, &v00, &v01);
-      load_taps (src, o + src_stride, pixel_stride, &v10, &v11);
-      /* sd_rectify_blend's arithmetic: at most 255 * 256 * 256 + 32768 */
-      const vi top = v00 * (one - fx) + v01 * fx;
-      const vi bottom = v10 * (one - fx) + v11 * fx;
-      const vi r = (top * (one - fy) + bottom * fy +
-          (1 << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 * SD_RECTIFY_FRAC_BITS);
-      const vn bytes = __builtin_convertvector (r, vn);
-      if (pixel_stride == 1)
-        memcpy (d + x, &bytes, sizeof (bytes));
-      else
-        for (int i = 0; i < NI; i++)
-          d[(size_t) (x + i) * pixel_stride] = bytes[i];
+      vn32 v00, v01, v10, v11;
+      load_taps (src, o, pixel_stride, size, &v00, &v01);
+      load_taps (src, o + src_stride, pixel_stride, size, &v10, &v11);
+      if (size == 2) {
+        v00 = (v00 >> shift) & mask;
+        v01 = (v01 >> shift) & mask;
+        v10 = (v10 >> shift) & mask;
+        v11 = (v11 >> shift) & mask;
+      }
+      /* sd_rectify_blend's arithmetic */
+      const vn32 top = v00 * (one - fx) + v01 * fx;
+      const vn32 bottom = v10 * (one - fx) + v11 * fx;
+      const vn32 r = (top * (one - fy) + bottom * fy +
+          (1u << (2 * SD_RECTIFY_FRAC_BITS - 1))) >> (2 * SD_RECTIFY_FRAC_BITS);
+      if (size == 1) {
+        const vn8 out = __builtin_convertvector (r, vn8);
+        if (pixel_stride == 1)
+          memcpy (d + x, &out, sizeof (out));
+        else
+          for (int i = 0; i < NI; i++)
+            d[(size_t) (x + i) * pixel_stride] = out[i];
+      } else {
+        const vn16 out = __builtin_convertvector (r << shift, vn16);
+        if (pixel_stride == 2)
+          memcpy (d + 2 * (size_t) x, &out, sizeof (out));
+        else
+          for (int i = 0; i < NI; i++)
+            memcpy (d + (size_t) (x + i) * pixel_stride, &out[i], 2);
+      }
     }
     for (; x < width; x++)
-      d[(size_t) x * pixel_stride] = sd_rectify_sample_strided (src,
-          (size_t) src_stride, pixel_stride, width, height, m[2 * x],
+      sample_one (src, src_stride, d + (size_t) x * pixel_stride,
+          pixel_stride, size, depth, shift, width, height, m[2 * x],
           m[2 * x + 1]);
   }
+}
+
+void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
+    const uint8_t * src, int src_stride, uint8_t * dst, int dst_stride,
+    int pixel_stride, int width, int height, int y0, int y1)
+{
+  rectify_rows (map, src, src_stride, dst, dst_stride, pixel_stride, 1, 8,
+      0, width, height, y0, y1);
+}
+
+void SD_FAST (sd_fast_rectify16_rows) (const int32_t * map,
+    const uint16_t * src, int src_stride, uint16_t * dst, int dst_stride,
+    int pixel_stride, int depth, int shift, int width, int height, int y0,
+    int y1)
+{
+  rectify_rows (map, (const uint8_t *) src, src_stride, (uint8_t *) dst,
+      dst_stride, 2 * pixel_stride, 2, depth, shift, width, height, y0, y1);
 }
 
 #else
@@ -131,6 +197,15 @@ void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
 {
   sd_rectify_component_rows (map, src, src_stride, dst, dst_stride,
       pixel_stride, width, height, y0, y1);
+}
+
+void SD_FAST (sd_fast_rectify16_rows) (const int32_t * map,
+    const uint16_t * src, int src_stride, uint16_t * dst, int dst_stride,
+    int pixel_stride, int depth, int shift, int width, int height, int y0,
+    int y1)
+{
+  sd_rectify_component16_rows (map, src, src_stride, dst, dst_stride,
+      pixel_stride, depth, shift, width, height, y0, y1);
 }
 
 #endif

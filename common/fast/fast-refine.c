@@ -68,3 +68,15 @@ sd_fast_rectify_component (const SdParams * p, const int32_t * map,
     st->rectify_rows (map, src, src_stride, dst, dst_stride, pixel_stride,
         width, height, y, y + 1);
 }
+
+void
+sd_fast_rectify_component16 (const SdParams * p, const int32_t * map,
+    const uint16_t * src, int src_stride, uint16_t * dst, int dst_stride,
+    int pixel_stride, int depth, int shift, int width, int height)
+{
+  const SdCpuStages *st = sd_fast_pick_stages ();
+#pragma omp parallel for schedule(static) num_threads (sd_fast_threads (p))
+  for (int y = 0; y < height; y++)
+    st->rectify16_rows (map, src, src_stride, dst, dst_stride, pixel_stride,
+        depth, shift, width, height, y, y + 1);
+}

@@ -1102,5 +1102,6 @@ const SdCpuStages SD_FAST (sd_fast_stages) = {
   .guided_median = SD_FAST (sd_fast_guided_median),
   .temporal_row = SD_FAST (sd_fast_temporal_row),
   .rectify_rows = SD_FAST (sd_fast_rectify_rows),
+  .rectify16_rows = SD_FAST (sd_fast_rectify16_rows),
 };
 #endif

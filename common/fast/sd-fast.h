@@ -109,6 +109,10 @@ typedef struct
   void (*rectify_rows) (const int32_t * map, const uint8_t * src,
       int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
       int width, int height, int y0, int y1);
+  /* sd_rectify_component16_rows */
+  void (*rectify16_rows) (const int32_t * map, const uint16_t * src,
+      int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
+      int depth, int shift, int width, int height, int y0, int y1);
 } SdCpuStages;
 
 /* The fast stages this processor runs best (see above). */
@@ -127,6 +131,11 @@ void sd_fast_lr_check (const SdParams * params, int16_t * disp,
 void sd_fast_rectify_component (const SdParams * params,
     const int32_t * map, const uint8_t * src, int src_stride, uint8_t * dst,
     int dst_stride, int pixel_stride, int width, int height);
+/* The same for sd_rectify_component16. */
+void sd_fast_rectify_component16 (const SdParams * params,
+    const int32_t * map, const uint16_t * src, int src_stride,
+    uint16_t * dst, int dst_stride, int pixel_stride, int depth, int shift,
+    int width, int height);
 void sd_fast_bp_data_cost (const SdParams * params, const float *left,
     const float *right, const uint64_t * census_left,
     const uint64_t * census_right, float *cost, int width, int height);
@@ -167,6 +176,10 @@ void SD_FAST (sd_fast_temporal_row) (const SdTemporalParams * p,
 void SD_FAST (sd_fast_rectify_rows) (const int32_t * map,
     const uint8_t * src, int src_stride, uint8_t * dst, int dst_stride,
     int pixel_stride, int width, int height, int y0, int y1);
+void SD_FAST (sd_fast_rectify16_rows) (const int32_t * map,
+    const uint16_t * src, int src_stride, uint16_t * dst, int dst_stride,
+    int pixel_stride, int depth, int shift, int width, int height, int y0,
+    int y1);
 size_t SD_FAST (sd_fast_hbp_workspace_bytes) (const SdParams * params,
     int width, int height);
 void SD_FAST (sd_fast_hbp) (const SdParams * params, const float *data,

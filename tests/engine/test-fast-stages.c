@@ -339,6 +339,17 @@ rectify_map_entry (int kind, int x, int y, int w, int h, int32_t * e)
   e[1] = my < 0 ? 0 : my > ymax ? ymax : my;
 }
 
+/* A w x h map of kind's entries; free() it. */
+static int32_t *
+rectify_map_new (int kind, int w, int h)
+{
+  int32_t *map = malloc (2 * (size_t) w * h * sizeof (int32_t));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      rectify_map_entry (kind, x, y, w, h, map + 2 * ((size_t) y * w + x));
+  return map;
+}
+
 /* The remap of one byte of each pixel (pixel strides 1 to 4, rows padded):
  * the reference's bytes, and the bytes between untouched. */
 static void
@@ -349,12 +360,8 @@ test_rectify_rows (const SdCpuStages * st)
       for (int ps = 1; ps <= 4; ps++) {
         const int w = sizes[s][0], h = sizes[s][1], stride = w * ps + 5;
         const size_t n = (size_t) stride * h;
-        int32_t *map = malloc (2 * (size_t) w * h * sizeof (int32_t));
+        int32_t *map = rectify_map_new (kind, w, h);
         uint8_t *src = malloc (n), *ref = malloc (n), *fast = malloc (n);
-        for (int y = 0; y < h; y++)
-          for (int x = 0; x < w; x++)
-            rectify_map_entry (kind, x, y, w, h, map + 2 * ((size_t) y * w +
-                    x));
         for (size_t i = 0; i < n; i++)
           src[i] = (uint8_t) rand ();
         memset (ref, 0x5a, n);
@@ -365,6 +372,41 @@ test_rectify_rows (const SdCpuStages * st)
             ps, w, h, 0, h);
         SD_CHECK (!memcmp (ref, fast, n), "rectify %dx%d, map %d, pixel "
             "stride %d", w, h, kind, ps);
+        free (map);
+        free (src);
+        free (ref);
+        free (fast);
+      }
+}
+
+/* The same for a component of 16-bit words (pixel strides 1 to 3 words:
+ * GRAY16's, P010's chroma, 3 for a stride no format has), the value's
+ * bits where P010, I420_10LE, P012 and Y444_16LE put them. */
+static void
+test_rectify16_rows (const SdCpuStages * st)
+{
+  static const int bits[][2] = { {16, 0}, {10, 6}, {10, 0}, {12, 4} };
+  for (size_t s = 0; s < N_SIZES; s++)
+    for (int kind = 0; kind < 3; kind++)
+      for (int ps = 1; ps <= 3; ps++) {
+        const int w = sizes[s][0], h = sizes[s][1], stride = w * ps + 3;
+        const size_t n = (size_t) stride * h;
+        const int b = (int) ((s + kind + ps) % 4);
+        int32_t *map = rectify_map_new (kind, w, h);
+        uint16_t *src = malloc (2 * n), *ref = malloc (2 * n),
+            *fast = malloc (2 * n);
+        for (size_t i = 0; i < n; i++)
+          src[i] = (uint16_t) rand ();
+        for (size_t i = 0; i < n; i++)
+          ref[i] = fast[i] = 0x5a5a;
+        sd_rectify_component16_rows (map, src + ps / 2, 2 * stride,
+            ref + ps / 2, 2 * stride, ps, bits[b][0], bits[b][1], w, h, 0,
+            h);
+        st->rectify16_rows (map, src + ps / 2, 2 * stride, fast + ps / 2,
+            2 * stride, ps, bits[b][0], bits[b][1], w, h, 0, h);
+        SD_CHECK (!memcmp (ref, fast, 2 * n), "rectify16 %dx%d, map %d, "
+            "pixel stride %d, %d bits from %d", w, h, kind, ps, bits[b][0],
+            bits[b][1]);
         free (map);
         free (src);
         free (ref);
@@ -392,5 +434,6 @@ main (void)
   test_tiled_bp (st);
   test_temporal_row (st);
   test_rectify_rows (st);
+  test_rectify16_rows (st);
   return sd_test_exit ("test-fast-stages");
 }
