@@ -177,6 +177,8 @@ sd_cuda_remap (SdCudaRemap * remap, const SdRemapPart * parts, int n_parts,
   dim3 grid (sd_cuda_div_up (width, threads), height, n_parts);
   sd_remap_kernel <<< grid, threads, 0, remap->stream >>> (launch);
   SD_CUDA_CHECK (cudaGetLastError (), "starting the remap");
+  /* GStreamer 1.22's CUDA memory carries no stream for the next element to
+   * wait on, so the frame must be written when the element pushes it */
   SD_CUDA_CHECK (cudaStreamSynchronize (remap->stream), "remapping a frame");
   return SD_OK;
 }

@@ -266,45 +266,73 @@ GST_START_TEST (test_cuda_packed)
 
 GST_END_TEST;
 
+/* A 160x120 frame of format, random from seed, with its caps and the
+ * host remaps of view (FRAMES of them): what the GPU is held to. */
+typedef struct
+{
+  SdCheckRig rig;
+  GstVideoFormat format;
+  GstCaps *caps;
+  GstBuffer *in, *host[FRAMES];
+} Case;
+
+#define CASE_W 160
+#define CASE_H 120
+
+static void
+case_init (Case * c, GstVideoFormat format, guint32 seed, const gchar * view)
+{
+  GstVideoInfo info;
+
+  sd_check_rig_setup (&c->rig, CASE_W, CASE_H);
+  gst_video_info_set_format (&info, format, CASE_W, CASE_H);
+  GST_VIDEO_INFO_FPS_N (&info) = 30;
+  c->format = format;
+  c->caps = gst_video_info_to_caps (&info);
+  c->in = sd_check_random_frame (&info, seed);
+  rectify (c->rig.path, c->caps, view, FALSE, c->in, c->host);
+}
+
+static void
+case_assert_output (const Case * c, GstBuffer * out, const gchar * what)
+{
+  sd_check_assert_same_frame (c->host[0], out, c->format, CASE_W, CASE_H,
+      what);
+  gst_buffer_unref (out);
+}
+
+static void
+case_clear (Case * c)
+{
+  for (guint i = 0; i < FRAMES; i++)
+    gst_buffer_unref (c->host[i]);
+  gst_buffer_unref (c->in);
+  gst_caps_unref (c->caps);
+  sd_check_rig_clear (&c->rig);
+}
+
 /* Frames that move from system memory to CUDA memory mid-stream, and
  * back: every output has the host remap's bytes, those in CUDA memory
  * remapped on the GPU. */
 GST_START_TEST (test_cuda_renegotiation)
 {
-  const gint w = 160, h = 120;
-  SdCheckRig rig;
-  GstVideoInfo info;
-  GstCaps *caps;
-  GstBuffer *in, *host[FRAMES];
+  Case c;
   Run run;
 
-  sd_check_rig_setup (&rig, w, h);
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
-  GST_VIDEO_INFO_FPS_N (&info) = 30;
-  caps = gst_video_info_to_caps (&info);
-  in = sd_check_random_frame (&info, 7);
-  rectify (rig.path, caps, "left", FALSE, in, host);
-  run_init (&run, rig.path, caps, "left", "video/x-raw");
+  case_init (&c, GST_VIDEO_FORMAT_NV12, 7, "left");
+  run_init (&run, c.rig.path, c.caps, "left", "video/x-raw");
   run_play (&run);
   for (guint i = 0; i < 9; i++) {
-    GstBuffer *out;
-
     if (i == 3 || i == 6)
       run_set_memory (&run, i == 3 ? SD_CHECK_CUDA_CAPS : "video/x-raw");
-    run_push (&run, in);
-    out = run_pull (&run);
-    sd_check_assert_same_frame (host[0], out, GST_VIDEO_FORMAT_NV12, w, h,
+    run_push (&run, c.in);
+    case_assert_output (&c, run_pull (&run),
         "NV12, memory changed mid-stream");
-    gst_buffer_unref (out);
     fail_unless_equals_int (g_atomic_int_get (&run.on_gpu),
         CLAMP ((gint) i - 2, 0, 3));
   }
   run_clear (&run);
-  for (guint i = 0; i < FRAMES; i++)
-    gst_buffer_unref (host[i]);
-  gst_buffer_unref (in);
-  gst_caps_unref (caps);
-  sd_check_rig_clear (&rig);
+  case_clear (&c);
 }
 
 GST_END_TEST;
@@ -315,26 +343,17 @@ GST_END_TEST;
  * bytes. */
 GST_START_TEST (test_cuda_other_context)
 {
-  const gint w = 160, h = 120;
-  SdCheckRig rig;
-  GstVideoInfo info;
-  GstCaps *caps;
-  GstBuffer *in, *host[FRAMES];
   GstCudaContext *theirs, *ours;
   GstContext *context;
+  Case c;
   Run run;
 
-  sd_check_rig_setup (&rig, w, h);
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, w, h);
-  GST_VIDEO_INFO_FPS_N (&info) = 30;
-  caps = gst_video_info_to_caps (&info);
-  in = sd_check_random_frame (&info, 8);
-  rectify (rig.path, caps, "right", FALSE, in, host);
+  case_init (&c, GST_VIDEO_FORMAT_I420, 8, "right");
   fail_unless (gst_cuda_load_library ());
   theirs = gst_cuda_context_new (0);
   ours = gst_cuda_context_new (0);
   fail_unless (theirs && ours);
-  run_init (&run, rig.path, caps, "right", SD_CHECK_CUDA_CAPS);
+  run_init (&run, c.rig.path, c.caps, "right", SD_CHECK_CUDA_CAPS);
   context = gst_context_new_cuda_context (theirs);
   gst_element_set_context (run.up, context);
   gst_context_unref (context);
@@ -343,23 +362,14 @@ GST_START_TEST (test_cuda_other_context)
   gst_context_unref (context);
   run_play (&run);
   for (guint i = 0; i < FRAMES; i++) {
-    GstBuffer *out;
-
-    run_push (&run, in);
-    out = run_pull (&run);
-    sd_check_assert_same_frame (host[i], out, GST_VIDEO_FORMAT_I420, w, h,
-        "I420 of another context");
-    gst_buffer_unref (out);
+    run_push (&run, c.in);
+    case_assert_output (&c, run_pull (&run), "I420 of another context");
   }
   fail_unless_equals_int (g_atomic_int_get (&run.on_gpu), 0);
   run_clear (&run);
   gst_object_unref (theirs);
   gst_object_unref (ours);
-  for (guint i = 0; i < FRAMES; i++)
-    gst_buffer_unref (host[i]);
-  gst_buffer_unref (in);
-  gst_caps_unref (caps);
-  sd_check_rig_clear (&rig);
+  case_clear (&c);
 }
 
 GST_END_TEST;
