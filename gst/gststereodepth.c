@@ -1063,6 +1063,14 @@ gst_stereo_depth_tolerance (GstStereoDepth * self, GstBuffer * left,
   return GST_CLOCK_TIME_IS_VALID (d) ? d / 2 : GST_CLOCK_TIME_NONE;
 }
 
+/* An input's GAP event, which GstAggregator queues as an empty buffer
+ * flagged GAP: no frame, only the time for which none comes. */
+static gboolean
+gst_stereo_depth_is_gap (GstBuffer * buf)
+{
+  return GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP);
+}
+
 void
 gst_stereo_depth_drop (GstStereoDepth * self, GstAggregatorPad * pad,
     const gchar * why)
@@ -1071,12 +1079,79 @@ gst_stereo_depth_drop (GstStereoDepth * self, GstAggregatorPad * pad,
 
   if (!buf)
     return;
+  /* frames-dropped counts frames; a gap held none */
   GST_OBJECT_LOCK (self);
-  self->frames_dropped++;
+  self->frames_dropped += !gst_stereo_depth_is_gap (buf);
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (pad, "dropping frame %" GST_TIME_FORMAT ": %s",
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)), why);
   gst_buffer_unref (buf);
+}
+
+/* Zeroes a GRAY frame (one plane): every value invalid, or no confidence. */
+static void
+gst_stereo_depth_clear_frame (GstVideoFrame * frame)
+{
+  memset (GST_VIDEO_FRAME_PLANE_DATA (frame, 0), 0,
+      (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0) *
+      GST_VIDEO_FRAME_HEIGHT (frame));
+}
+
+/* A pair with a gap on either side (or a packed frame that is a gap, then
+ * left == right) has no depth.  After the pairs in flight, the output gets
+ * a frame with the left's timestamps that is all invalid (0, and a
+ * confidence of 0), flagged GAP: downstream keeps its pace, and can tell
+ * the frame from a computed one.  A real frame beside the gap had no
+ * partner, so it counts as dropped. */
+static GstFlowReturn
+gst_stereo_depth_push_gap (GstStereoDepth * self, GstBuffer * left,
+    GstBuffer * right)
+{
+  GstAggregator *agg = GST_AGGREGATOR (self);
+  GstStereoDepthConfidenceOut conf;
+  gboolean with_confidence;
+  GstVideoFrame frame;
+  GstBuffer *out;
+  GstFlowReturn ret;
+
+  GST_OBJECT_LOCK (self);
+  self->frames_dropped += !gst_stereo_depth_is_gap (left) +
+      (right != left && !gst_stereo_depth_is_gap (right));
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "gap at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (GST_BUFFER_PTS (left)));
+
+  ret = gst_stereo_depth_drain (self);
+  /* no output caps yet (a gap before the first caps): nothing to say it in */
+  if (ret != GST_FLOW_OK || !self->pool)
+    return ret;
+  ret = gst_buffer_pool_acquire_buffer (self->pool, &out, NULL);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  gst_buffer_copy_into (out, left, GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+  GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_GAP);
+  if (!gst_video_frame_map (&frame, &self->out_info, out, GST_MAP_WRITE)) {
+    gst_buffer_unref (out);
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not write the output frame."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  gst_stereo_depth_clear_frame (&frame);
+  GST_OBJECT_LOCK (self);
+  with_confidence = gst_stereo_depth_confidence_wanted (self);
+  GST_OBJECT_UNLOCK (self);
+  with_confidence = with_confidence
+      && gst_stereo_depth_confidence_begin (self, &frame, &conf);
+  if (with_confidence)
+    gst_stereo_depth_clear_frame (&conf.frame);
+  gst_video_frame_unmap (&frame);
+
+  gst_aggregator_selected_samples (agg, GST_BUFFER_PTS (out),
+      GST_BUFFER_DTS (out), GST_BUFFER_DURATION (out), NULL);
+  ret = gst_aggregator_finish_buffer (agg, out);
+  if (with_confidence)
+    ret = gst_stereo_depth_confidence_finish (self, &conf, ret);
+  return ret;
 }
 
 /* One input has no frame: at EOS that ends the stream (what the other input
@@ -1133,8 +1208,11 @@ gst_stereo_depth_aggregate_packed (GstStereoDepth * self, gboolean timeout)
     return GST_FLOW_OK;
   }
   t = gst_stereo_depth_running_time (self->left_pad, frame);
-  ret = gst_stereo_depth_pace_late (self, self->left_pad, frame, t) ?
-      GST_FLOW_OK : gst_stereo_depth_process_pair (self, frame, frame, t);
+  if (gst_stereo_depth_is_gap (frame))
+    ret = gst_stereo_depth_push_gap (self, frame, frame);
+  else
+    ret = gst_stereo_depth_pace_late (self, self->left_pad, frame, t) ?
+        GST_FLOW_OK : gst_stereo_depth_process_pair (self, frame, frame, t);
   gst_buffer_unref (frame);
   gst_aggregator_pad_drop_buffer (self->left_pad);
   return ret;
@@ -1177,8 +1255,12 @@ gst_stereo_depth_aggregate_locked (GstStereoDepth * self, gboolean timeout)
     /* a frame without a timestamp pairs in arrival order */
     if (!GST_CLOCK_TIME_IS_VALID (tl) || !GST_CLOCK_TIME_IS_VALID (tr)
         || (tl > tr ? tl - tr : tr - tl) <= tolerance) {
-      ret = gst_stereo_depth_pace_late (self, self->left_pad, left, tl) ?
-          GST_FLOW_OK : gst_stereo_depth_process_pair (self, left, right, tl);
+      if (gst_stereo_depth_is_gap (left) || gst_stereo_depth_is_gap (right))
+        ret = gst_stereo_depth_push_gap (self, left, right);
+      else
+        ret = gst_stereo_depth_pace_late (self, self->left_pad, left, tl) ?
+            GST_FLOW_OK : gst_stereo_depth_process_pair (self, left, right,
+            tl);
       gst_buffer_unref (left);
       gst_buffer_unref (right);
       gst_aggregator_pad_drop_buffer (self->left_pad);

@@ -325,9 +325,10 @@ gst_stereo_depth_confidence_begin (GstStereoDepth * self,
   if (gst_buffer_pool_acquire_buffer (self->confidence_pool, &out->buffer,
           NULL) != GST_FLOW_OK)
     goto failed;
-  /* while the buffer is still writable: a mapped frame holds a ref */
+  /* while the buffer is still writable: a mapped frame holds a ref; the
+   * flags say a gap's frame is one */
   gst_buffer_copy_into (out->buffer, disparity->buffer,
-      GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+      GST_BUFFER_COPY_TIMESTAMPS | GST_BUFFER_COPY_FLAGS, 0, -1);
   /* GRAY8 rows are padded to four bytes, which the frame's stride says */
   if (!gst_video_frame_map (&out->frame, &self->confidence_info,
           out->buffer, GST_MAP_WRITE))

@@ -207,8 +207,8 @@ watch_thread (gpointer data)
   return NULL;
 }
 
-/* Every frame and the EOS of input i: stamps its arrival; a frame also ends
- * i's silence, and is dropped while the other input is silent.  EOS is
+/* Every frame, gap and EOS of input i: stamps its arrival; a frame or gap
+ * also ends i's silence, and is dropped while the other input is silent.  EOS is
  * noted here, as it enters the pad: the aggregator marks a pad EOS only
  * when its streaming thread takes the event out of the queue, and that
  * thread sleeps while the other input is silent. */
@@ -229,18 +229,25 @@ watch_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (is_event) {
     GstEventType type = GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info));
 
-    if (type != GST_EVENT_EOS && type != GST_EVENT_FLUSH_STOP)
+    /* a gap says that no frame comes for a while: the input is not silent,
+     * and the gap goes on (or is dropped) as a frame would, counting as
+     * none */
+    if (type == GST_EVENT_GAP) {
+      n = 0;
+    } else if (type == GST_EVENT_EOS || type == GST_EVENT_FLUSH_STOP) {
+      g_mutex_lock (&w->lock);
+      w->ended[i] = type == GST_EVENT_EOS;
+      w->arrival[i] = g_get_monotonic_time ();
+      if (w->idle)
+        g_cond_signal (&w->cond);
+      g_mutex_unlock (&w->lock);
       return GST_PAD_PROBE_OK;
-    g_mutex_lock (&w->lock);
-    w->ended[i] = type == GST_EVENT_EOS;
-    w->arrival[i] = g_get_monotonic_time ();
-    if (w->idle)
-      g_cond_signal (&w->cond);
-    g_mutex_unlock (&w->lock);
-    return GST_PAD_PROBE_OK;
-  }
-  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER_LIST)
+    } else {
+      return GST_PAD_PROBE_OK;
+    }
+  } else if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
     n = gst_buffer_list_length (GST_PAD_PROBE_INFO_BUFFER_LIST (info));
+  }
 
   g_mutex_lock (&w->lock);
   w->arrival[i] = g_get_monotonic_time ();

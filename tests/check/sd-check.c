@@ -410,9 +410,30 @@ sd_check_expect_output (SdCheckPair * pair, GstClockTime pts,
   fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), pts);
   fail_unless_equals_uint64 (GST_BUFFER_DURATION (buf), SD_CHECK_FRAME);
   fail_unless_equals_uint64 (GST_BUFFER_OFFSET (buf), pts / SD_CHECK_FRAME);
+  fail_if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP));
   if (ref)
     sd_check_assert_output (buf, ref, SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
   gst_buffer_unref (buf);
+}
+
+void
+sd_check_assert_gap (GstBuffer * buf, GstClockTime pts)
+{
+  GstMapInfo map;
+  gsize i, nonzero = 0;
+
+  fail_unless (buf != NULL, "no output for the gap at %" GST_TIME_FORMAT,
+      GST_TIME_ARGS (pts));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buf), pts);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP),
+      "the output at %" GST_TIME_FORMAT " is not flagged GAP",
+      GST_TIME_ARGS (pts));
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+  fail_unless (map.size > 0);
+  for (i = 0; i < map.size; i++)
+    nonzero += map.data[i] != 0;
+  gst_buffer_unmap (buf, &map);
+  fail_unless_equals_uint64 (nonzero, 0);
 }
 
 SdCheckImages *

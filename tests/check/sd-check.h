@@ -135,6 +135,10 @@ void sd_check_finish (SdCheckPair * pair);
 void sd_check_expect_output (SdCheckPair * pair, GstClockTime pts,
     const guint16 * ref);
 
+/* Asserts that buf is what a gap gives: flagged GAP, at pts, every byte 0
+ * (no valid disparity, or no confidence). */
+void sd_check_assert_gap (GstBuffer * buf, GstClockTime pts);
+
 /* Distinct pairs of the test size: the scene with its rows rotated, so
  * that one pair's output cannot pass for another's, each with the CPU
  * engine's disparity under params. */

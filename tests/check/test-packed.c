@@ -209,27 +209,42 @@ GST_START_TEST (test_packed_odd_view_width)
 
 GST_END_TEST;
 
+/* Side-by-side GRAY8 caps of the scene's size on h; returns the scene
+ * packed that way (g_free) and its two-pad disparity in *ref (g_free). */
+static guint8 *
+start_side_by_side (GstHarness * h, guint16 ** ref)
+{
+  SdParams params;
+
+  sd_check_params (&params);
+  *ref = sd_check_reference (&params, scene.left, scene.right, W, H);
+  gst_harness_set_src_caps_str (h, "video/x-raw, format=GRAY8, width=128, "
+      "height=48, framerate=30/1, multiview-mode=side-by-side");
+  return pack (TRUE, FALSE, W);
+}
+
+static void
+push_side_by_side (GstHarness * h, const guint8 * img, GstClockTime pts)
+{
+  fail_unless_equals_int (gst_harness_push (h,
+          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, img, 2 * W, H, pts)),
+      GST_FLOW_OK);
+}
+
 /* A flush on sink_left (a flushing seek) restarts a packed stream: the
  * right input the element ended stays out of the way. */
 GST_START_TEST (test_packed_flush)
 {
-  SdParams params;
   guint16 *ref;
-  guint8 *img = pack (TRUE, FALSE, W);
   GstBus *bus;
   GstHarness *h = packed_harness (NULL, &bus);
+  guint8 *img = start_side_by_side (h, &ref);
   GstSegment segment;
   GstBuffer *out;
   guint i;
 
-  sd_check_params (&params);
-  ref = sd_check_reference (&params, scene.left, scene.right, W, H);
-  gst_harness_set_src_caps_str (h, "video/x-raw, format=GRAY8, width=128, "
-      "height=48, framerate=30/1, multiview-mode=side-by-side");
   for (i = 0; i < 2; i++) {
-    fail_unless_equals_int (gst_harness_push (h,
-            sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, img, 2 * W, H,
-                i * FRAME)), GST_FLOW_OK);
+    push_side_by_side (h, img, i * FRAME);
     out = gst_harness_pull (h);
     sd_check_assert_output (out, ref, W, H);
     gst_buffer_unref (out);
@@ -238,14 +253,48 @@ GST_START_TEST (test_packed_flush)
   fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
   gst_segment_init (&segment, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
-  fail_unless_equals_int (gst_harness_push (h,
-          sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, img, 2 * W, H, 0)),
-      GST_FLOW_OK);
+  push_side_by_side (h, img, 0);
   out = gst_harness_pull (h);
   fail_unless (out != NULL, "no output after the flush");
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 0);
   sd_check_assert_output (out, ref, W, H);
   gst_buffer_unref (out);
+
+  packed_teardown (h, bus);
+  g_free (img);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
+/* A gap event on the packed input: its frame comes out flagged GAP, with
+ * no valid disparity, between the computed ones. */
+GST_START_TEST (test_packed_gap)
+{
+  guint16 *ref;
+  GstBus *bus;
+  GstHarness *h = packed_harness (NULL, &bus);
+  guint8 *img = start_side_by_side (h, &ref);
+  GstBuffer *out;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    if (i == 1)
+      fail_unless (gst_harness_push_event (h, gst_event_new_gap (i * FRAME,
+                  FRAME)));
+    else
+      push_side_by_side (h, img, i * FRAME);
+    out = gst_harness_pull (h);
+    if (i == 1) {
+      sd_check_assert_gap (out, i * FRAME);
+    } else {
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME);
+      sd_check_assert_output (out, ref, W, H);
+    }
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_uint64 (sd_check_get_u64 (h->element,
+          "frames-dropped"), 0);
 
   packed_teardown (h, bus);
   g_free (img);
@@ -305,6 +354,7 @@ packed_suite (void)
   tcase_add_test (tc, test_packed_equals_two_pads);
   tcase_add_test (tc, test_packed_odd_view_width);
   tcase_add_test (tc, test_packed_flush);
+  tcase_add_test (tc, test_packed_gap);
   tcase_add_test (tc, test_packed_errors);
   suite_add_tcase (s, tc);
   return s;

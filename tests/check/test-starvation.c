@@ -376,6 +376,35 @@ GST_START_TEST (test_not_live_linked_late)
 
 GST_END_TEST;
 
+/* An input that sends gap events (no frame for a while, time going on) is
+ * not silent: the one that sends nothing is, and the warning names it.
+ * The gaps meanwhile count as no dropped frame, and the pair after the
+ * silence comes out as before. */
+GST_START_TEST (test_gaps_are_not_silence)
+{
+  guint16 *ref = reference ();
+  SdCheckPair p;
+  guint i;
+
+  start (&p, FALSE, TIMEOUT);
+  for (i = 0; i < 8; i++) {
+    fail_unless (gst_harness_push_event (p.right, gst_event_new_gap (i *
+                FRAME, FRAME)));
+    g_usleep (TIMEOUT / 2 / GST_USECOND);
+  }
+  expect_text (&p, GST_MESSAGE_WARNING, "sink_left has delivered no frame");
+  push (p.left, sd_check_scene.left, 10 * FRAME);
+  expect_text (&p, GST_MESSAGE_INFO, "sink_left delivers frames again");
+  push (p.right, sd_check_scene.right, 10 * FRAME);
+  sd_check_expect_output (&p, 10 * FRAME, ref);
+  fail_unless_equals_uint64 (frames_dropped (&p), 0);
+  expect_no_warning (&p);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
+GST_END_TEST;
+
 static Suite *
 starvation_suite (void)
 {
@@ -393,6 +422,7 @@ starvation_suite (void)
   tcase_add_test (tc, test_slow_pairs_are_not_silence);
   tcase_add_test (tc, test_not_live_unlinked);
   tcase_add_test (tc, test_not_live_linked_late);
+  tcase_add_test (tc, test_gaps_are_not_silence);
   return s;
 }
 
