@@ -1507,10 +1507,50 @@ gst_stereo_depth_propose_allocation (G_GNUC_UNUSED GstAggregator * agg,
   return TRUE;
 }
 
+/* Whether the stream can seek, and over what range.  GstAggregator says
+ * no to every seeking query, yet it sends a seek to each input and the
+ * pairs follow a flushing seek: so the answer is the linked inputs'
+ * together (sink_left alone for a packed stream), seekable where each of
+ * them is. */
+static void
+gst_stereo_depth_query_seeking (GstStereoDepth * self, GstQuery * query)
+{
+  GstPad *pads[2] = { GST_PAD (self->left_pad), GST_PAD (self->right_pad) };
+  gboolean seekable = gst_pad_is_linked (pads[0]);
+  gint64 start = 0, end = -1;
+  GstFormat format;
+  guint i;
+
+  gst_query_parse_seeking (query, &format, NULL, NULL, NULL);
+  for (i = 0; i < 2 && seekable; i++) {
+    GstQuery *q;
+    gint64 a = 0, b = -1;
+
+    if (!gst_pad_is_linked (pads[i]))
+      continue;
+    q = gst_query_new_seeking (format);
+    seekable = gst_pad_peer_query (pads[i], q);
+    if (seekable)
+      gst_query_parse_seeking (q, NULL, &seekable, &a, &b);
+    gst_query_unref (q);
+    start = MAX (start, a);
+    if (b >= 0)
+      end = end < 0 ? b : MIN (end, b);
+  }
+  gst_query_set_seeking (query, format, seekable, seekable ? start : 0,
+      seekable ? end : -1);
+}
+
 static gboolean
 gst_stereo_depth_src_query (GstAggregator * agg, GstQuery * query)
 {
-  return gst_stereo_depth_cuda_query (GST_STEREO_DEPTH (agg), query)
+  GstStereoDepth *self = GST_STEREO_DEPTH (agg);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_SEEKING) {
+    gst_stereo_depth_query_seeking (self, query);
+    return TRUE;
+  }
+  return gst_stereo_depth_cuda_query (self, query)
       || GST_AGGREGATOR_CLASS (parent_class)->src_query (agg, query);
 }
 

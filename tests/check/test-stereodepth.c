@@ -580,6 +580,19 @@ GST_END_TEST;
 
 /* A flushing seek on a whole pipeline reaches both sources, and the output
  * goes on from the seek position with the left input's timestamps. */
+/* What a seeking query in time on pipeline answers. */
+static gboolean
+query_seekable (GstElement * pipeline)
+{
+  GstQuery *query = gst_query_new_seeking (GST_FORMAT_TIME);
+  gboolean seekable = FALSE;
+
+  fail_unless (gst_element_query (pipeline, query));
+  gst_query_parse_seeking (query, NULL, &seekable, NULL, NULL);
+  gst_query_unref (query);
+  return seekable;
+}
+
 GST_START_TEST (test_flushing_seek)
 {
   GstElement *pipeline = gst_parse_launch ("stereodepth name=sd backend=cpu "
@@ -600,6 +613,8 @@ GST_START_TEST (test_flushing_seek)
       0);
   gst_sample_unref (sample);
 
+  /* what players ask before they offer a seek */
+  fail_unless (query_seekable (pipeline));
   fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
           GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SECOND / 2));
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
@@ -613,6 +628,41 @@ GST_START_TEST (test_flushing_seek)
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* The stream is seekable where its inputs are: not with an input that
+ * cannot seek (appsrc's default stream), and with a packed input alone
+ * when that one can. */
+GST_START_TEST (test_seeking_query)
+{
+  static const struct
+  {
+    const gchar *launch;
+    gboolean seekable;
+  } cases[] = {
+    {"stereodepth name=sd backend=cpu num-disparities=16 ! fakesink "
+          "videotestsrc ! video/x-raw,format=GRAY8,width=64,height=48 ! "
+          "sd.sink_left appsrc caps=video/x-raw,format=GRAY8,width=64,"
+          "height=48,framerate=30/1 ! sd.sink_right", FALSE},
+    {"stereodepth name=sd backend=cpu num-disparities=16 "
+          "input-layout=side-by-side ! fakesink videotestsrc ! "
+          "video/x-raw,format=GRAY8,width=128,height=48 ! sd.sink_left", TRUE},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GError *err = NULL;
+    GstElement *pipeline = gst_parse_launch (cases[i].launch, &err);
+
+    fail_unless (err == NULL, "%s", err ? err->message : "");
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) !=
+        GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (query_seekable (pipeline), cases[i].seekable);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+  }
 }
 
 GST_END_TEST;
@@ -1253,6 +1303,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_eos_one_side);
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_flushing_seek);
+  tcase_add_test (tc, test_seeking_query);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_every_algorithm);
