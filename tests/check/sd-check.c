@@ -436,6 +436,81 @@ sd_check_assert_gap (GstBuffer * buf, GstClockTime pts)
   fail_unless_equals_uint64 (nonzero, 0);
 }
 
+/* Pushes a frame of gray at pts on h, or a gap there. */
+static void
+push_frame_or_gap (GstHarness * h, const guint8 * gray, gboolean gap,
+    GstClockTime pts)
+{
+  if (gap)
+    fail_unless (gst_harness_push_event (h, gst_event_new_gap (pts,
+                SD_CHECK_FRAME)));
+  else
+    fail_unless_equals_int (gst_harness_push (h,
+            sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8, gray, SD_CHECK_WIDTH,
+                SD_CHECK_HEIGHT, pts)), GST_FLOW_OK);
+}
+
+void
+sd_check_gaps (const gchar * backend, gint pairs_in_flight)
+{
+  /* per pair: which input has a gap there (0 none, 1 left, 2 right, 3 both) */
+  static const guint gaps[] = { 0, 2, 0, 3, 0, 1, 1, 0 };
+  SdParams params;
+  guint16 *ref;
+  SdCheckPair p;
+  GstHarness *conf;
+  GstMessage *msg;
+  guint i, computed = 0, dropped = 0;
+
+  sd_check_params (&params);
+  ref = sd_check_reference (&params, sd_check_scene.left,
+      sd_check_scene.right, SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
+  sd_check_pair_init_with (&p, FALSE, "pairs-in-flight", pairs_in_flight,
+      NULL);
+  gst_util_set_object_arg (G_OBJECT (p.element), "backend", backend);
+  conf = gst_harness_new_with_element (p.element, NULL, "src_confidence");
+  sd_check_set_caps (p.left, "GRAY8", SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
+  sd_check_set_caps (p.right, "GRAY8", SD_CHECK_WIDTH, SD_CHECK_HEIGHT);
+  for (i = 0; i < G_N_ELEMENTS (gaps); i++) {
+    const GstClockTime pts = i * SD_CHECK_FRAME;
+
+    push_frame_or_gap (p.left, sd_check_scene.left, gaps[i] & 1, pts);
+    push_frame_or_gap (p.right, sd_check_scene.right, gaps[i] & 2, pts);
+    computed += gaps[i] == 0;
+    dropped += gaps[i] == 1 || gaps[i] == 2;
+  }
+  sd_check_finish (&p);
+
+  fail_unless_equals_int (gst_harness_buffers_in_queue (p.left),
+      G_N_ELEMENTS (gaps));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (conf),
+      G_N_ELEMENTS (gaps));
+  for (i = 0; i < G_N_ELEMENTS (gaps); i++) {
+    GstBuffer *c = gst_harness_pull (conf);
+
+    if (gaps[i]) {
+      GstBuffer *d = gst_harness_pull (p.left);
+
+      sd_check_assert_gap (d, i * SD_CHECK_FRAME);
+      sd_check_assert_gap (c, i * SD_CHECK_FRAME);
+      gst_buffer_unref (d);
+    } else {
+      sd_check_expect_output (&p, i * SD_CHECK_FRAME, ref);
+      fail_if (GST_BUFFER_FLAG_IS_SET (c, GST_BUFFER_FLAG_GAP));
+    }
+    gst_buffer_unref (c);
+  }
+  fail_unless_equals_uint64 (sd_check_get_u64 (p.element, "frames-processed"),
+      computed);
+  fail_unless_equals_uint64 (sd_check_get_u64 (p.element, "frames-dropped"),
+      dropped);
+  msg = gst_bus_pop_filtered (p.bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
+  fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
+  gst_harness_teardown (conf);
+  sd_check_pair_clear (&p);
+  g_free (ref);
+}
+
 SdCheckImages *
 sd_check_images_new (const SdParams * params, guint n)
 {

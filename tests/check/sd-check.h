@@ -139,6 +139,13 @@ void sd_check_expect_output (SdCheckPair * pair, GstClockTime pts,
  * (no valid disparity, or no confidence). */
 void sd_check_assert_gap (GstBuffer * buf, GstClockTime pts);
 
+/* A gap event on either input, or on both, stands for a frame that does
+ * not exist (demuxers send them for an empty edit or a lagging track):
+ * its pair comes out as a frame flagged GAP with no valid disparity and no
+ * confidence, in order with the computed ones; the real frame beside a
+ * gap counts as dropped; no error.  On backend, with pairs_in_flight. */
+void sd_check_gaps (const gchar * backend, gint pairs_in_flight);
+
 /* Distinct pairs of the test size: the scene with its rows rotated, so
  * that one pair's output cannot pass for another's, each with the CPU
  * engine's disparity under params. */

@@ -296,6 +296,16 @@ GST_START_TEST (test_device_out_of_range)
 
 GST_END_TEST;
 
+/* Gaps between pairs computed on the GPU, one and two pairs in flight: the
+ * pairs before a gap are collected from the GPU before its frame goes. */
+GST_START_TEST (test_cuda_gaps)
+{
+  sd_check_gaps ("cuda", 1);
+  sd_check_gaps ("cuda", 2);
+}
+
+GST_END_TEST;
+
 static Suite *
 cuda_suite (void)
 {
@@ -312,6 +322,7 @@ cuda_suite (void)
   tcase_add_test (tc, test_backend_while_playing);
   tcase_add_test (tc, test_device_out_of_range);
   tcase_add_test (tc, test_cuda_bands);
+  tcase_add_test (tc, test_cuda_gaps);
   return s;
 }
 

@@ -315,76 +315,10 @@ GST_START_TEST (test_pairing_drops)
 
 GST_END_TEST;
 
-/* A gap event on either input, or on both, stands for a frame that does
- * not exist (demuxers send them for an empty edit or a lagging track):
- * its pair comes out as a frame flagged GAP with no valid disparity and no
- * confidence, in order with the computed ones; the real frame beside a
- * gap counts as dropped; no error. */
-static void
-check_gaps (gint pairs_in_flight)
-{
-  /* per pair: which input has a gap there (0 none, 1 left, 2 right, 3 both) */
-  static const guint gaps[] = { 0, 2, 0, 3, 0, 1, 1, 0 };
-  guint16 *ref = reference ();
-  SdCheckPair p;
-  GstHarness *conf;
-  GstMessage *msg;
-  guint i, computed = 0, dropped = 0;
-
-  start_gray (&p, FALSE, pairs_in_flight);
-  conf = gst_harness_new_with_element (p.element, NULL, "src_confidence");
-  for (i = 0; i < G_N_ELEMENTS (gaps); i++) {
-    const GstClockTime pts = i * FRAME;
-
-    if (gaps[i] & 1)
-      fail_unless (gst_harness_push_event (p.left, gst_event_new_gap (pts,
-                  FRAME)));
-    else
-      push_left (&p, GST_VIDEO_FORMAT_GRAY8, pts);
-    if (gaps[i] & 2)
-      fail_unless (gst_harness_push_event (p.right, gst_event_new_gap (pts,
-                  FRAME)));
-    else
-      push_right (&p, GST_VIDEO_FORMAT_GRAY8, pts);
-    computed += gaps[i] == 0;
-    dropped += gaps[i] == 1 || gaps[i] == 2;
-  }
-  sd_check_finish (&p);
-
-  fail_unless_equals_int (gst_harness_buffers_in_queue (p.left),
-      G_N_ELEMENTS (gaps));
-  fail_unless_equals_int (gst_harness_buffers_in_queue (conf),
-      G_N_ELEMENTS (gaps));
-  for (i = 0; i < G_N_ELEMENTS (gaps); i++) {
-    GstBuffer *c = gst_harness_pull (conf);
-
-    if (gaps[i]) {
-      GstBuffer *d = gst_harness_pull (p.left);
-
-      sd_check_assert_gap (d, i * FRAME);
-      sd_check_assert_gap (c, i * FRAME);
-      gst_buffer_unref (d);
-    } else {
-      sd_check_expect_output (&p, i * FRAME, ref);
-      fail_if (GST_BUFFER_FLAG_IS_SET (c, GST_BUFFER_FLAG_GAP));
-    }
-    gst_buffer_unref (c);
-  }
-  fail_unless_equals_uint64 (sd_check_get_u64 (p.element, "frames-processed"),
-      computed);
-  fail_unless_equals_uint64 (sd_check_get_u64 (p.element, "frames-dropped"),
-      dropped);
-  msg = gst_bus_pop_filtered (p.bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
-  fail_unless (msg == NULL, "unexpected %" GST_PTR_FORMAT, msg);
-  gst_harness_teardown (conf);
-  sd_check_pair_clear (&p);
-  g_free (ref);
-}
-
 GST_START_TEST (test_gaps)
 {
-  check_gaps (1);
-  check_gaps (2);
+  sd_check_gaps ("cpu", 1);
+  sd_check_gaps ("cpu", 2);
 }
 
 GST_END_TEST;
