@@ -104,6 +104,25 @@ gst_depth_temporal_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Whether any pixel of the frame holds a value (is not 0). */
+static gboolean
+gst_depth_temporal_has_value (const GstVideoFrame * frame)
+{
+  const gint width = GST_VIDEO_FRAME_WIDTH (frame);
+  gint x, y;
+
+  for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (frame); y++) {
+    const guint16 *row = (const guint16 *) ((const guint8 *)
+        GST_VIDEO_FRAME_PLANE_DATA (frame, 0) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0));
+
+    for (x = 0; x < width; x++)
+      if (row[x])
+        return TRUE;
+  }
+  return FALSE;
+}
+
 static GstFlowReturn
 gst_depth_temporal_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * frame)
@@ -132,6 +151,11 @@ gst_depth_temporal_transform_frame_ip (GstVideoFilter * filter,
         (NULL));
     return GST_FLOW_ERROR;
   }
+  /* a gap's frame (stereodepth's have no value) that persistence filled
+   * from the frames before is a frame to show, no longer a gap */
+  if (GST_BUFFER_FLAG_IS_SET (frame->buffer, GST_BUFFER_FLAG_GAP)
+      && gst_depth_temporal_has_value (frame))
+    GST_BUFFER_FLAG_UNSET (frame->buffer, GST_BUFFER_FLAG_GAP);
   return GST_FLOW_OK;
 }
 

@@ -20,9 +20,11 @@ temporal_new (const gchar * props, gint width)
 }
 
 /* Pushes a frame whose every pixel is value (flags on the buffer) and
- * returns its output, checking every pixel of it is the same. */
+ * returns its output, checking every pixel of it is the same; the
+ * output's flags in out_flags unless NULL. */
 static guint
-push_value (GstHarness * h, guint value, gint width, GstBufferFlags flags)
+push_value_flags (GstHarness * h, guint value, gint width,
+    GstBufferFlags flags, GstBufferFlags * out_flags)
 {
   guint8 data[2 * 8 * H];
   GstBuffer *buf;
@@ -43,8 +45,16 @@ push_value (GstHarness * h, guint value, gint width, GstBufferFlags flags)
   for (i = 1; i < width * H; i++)
     fail_unless_equals_int (GST_READ_UINT16_LE (map.data + 2 * i), out);
   gst_buffer_unmap (buf, &map);
+  if (out_flags)
+    *out_flags = GST_BUFFER_FLAGS (buf);
   gst_buffer_unref (buf);
   return out;
+}
+
+static guint
+push_value (GstHarness * h, guint value, gint width, GstBufferFlags flags)
+{
+  return push_value_flags (h, value, width, flags, NULL);
 }
 
 /* Noise within delta moves by alpha; beyond delta it is taken at once;
@@ -120,6 +130,26 @@ GST_START_TEST (test_history_restarts)
 
 GST_END_TEST;
 
+/* stereodepth's frame for a gap (all 0, flagged GAP): persistence fills it
+ * from the frames before, and then it is no gap; with nothing kept it stays
+ * one. */
+GST_START_TEST (test_gap_frames)
+{
+  GstHarness *h = temporal_new ("depthtemporal persistence=1", W);
+  GstBufferFlags flags;
+
+  fail_unless_equals_int (push_value (h, 500, W, 0), 500);
+  fail_unless_equals_int (push_value_flags (h, 0, W, GST_BUFFER_FLAG_GAP,
+          &flags), 500);
+  fail_if (flags & GST_BUFFER_FLAG_GAP);
+  fail_unless_equals_int (push_value_flags (h, 0, W, GST_BUFFER_FLAG_GAP,
+          &flags), 0);
+  fail_unless (flags & GST_BUFFER_FLAG_GAP);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 depthtemporal_suite (void)
 {
@@ -130,6 +160,7 @@ depthtemporal_suite (void)
   tcase_add_test (tc, test_smooths_within_delta);
   tcase_add_test (tc, test_properties_while_playing);
   tcase_add_test (tc, test_history_restarts);
+  tcase_add_test (tc, test_gap_frames);
   return s;
 }
 
