@@ -98,8 +98,12 @@ G_STATIC_ASSERT (GST_STEREO_DEPTH_MAP_CUDA == GST_MAP_CUDA);
 gboolean
 gst_stereo_depth_cuda_in_place (GstStereoDepth * self, GstBuffer * buffer)
 {
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstMemory *mem;
 
+  /* an empty buffer is no frame: its map fails, with the element's error */
+  if (gst_buffer_n_memory (buffer) == 0)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buffer, 0);
   if (!gst_is_cuda_memory (mem))
     return FALSE;
   /* memory of another context (another device) goes through the host, and

@@ -136,9 +136,12 @@ gst_stereo_rectify_cuda_propose_allocation (GstStereoRectify * self,
 static gboolean
 on_device (GstCudaContext * context, GstBuffer * buffer)
 {
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstMemory *mem;
 
-  return gst_buffer_n_memory (buffer) == 1 && gst_is_cuda_memory (mem)
+  if (gst_buffer_n_memory (buffer) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_cuda_memory (mem)
       && GST_CUDA_MEMORY_CAST (mem)->context == context;
 }
 

@@ -232,6 +232,24 @@ GST_START_TEST (test_frame_before_caps)
 
 GST_END_TEST;
 
+/* A frame too small for its caps (here an empty buffer that is no gap):
+ * an error that says so, and nothing else on the way (no critical). */
+GST_START_TEST (test_frame_too_small)
+{
+  SdCheckPair p;
+  GstBuffer *empty = gst_buffer_new ();
+
+  start_gray (&p, FALSE, 1);
+  GST_BUFFER_PTS (empty) = 0;
+  GST_BUFFER_DURATION (empty) = FRAME;
+  gst_harness_push (p.left, empty);
+  push_right (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+  sd_check_expect_error (p.bus, "left frame", "smaller than its caps say");
+  sd_check_pair_clear (&p);
+}
+
+GST_END_TEST;
+
 /* Right timestamps jittered by up to a fifth of a frame: every frame pairs
  * with its partner, none is dropped, and output times are the left ones. */
 GST_START_TEST (test_pairing_jitter)
@@ -1228,6 +1246,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_video_meta_proposed);
   tcase_add_test (tc, test_size_mismatch);
   tcase_add_test (tc, test_frame_before_caps);
+  tcase_add_test (tc, test_frame_too_small);
   tcase_add_test (tc, test_pairing_jitter);
   tcase_add_test (tc, test_pairing_drops);
   tcase_add_test (tc, test_pairing_rates);
