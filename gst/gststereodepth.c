@@ -1507,21 +1507,23 @@ gst_stereo_depth_propose_allocation (G_GNUC_UNUSED GstAggregator * agg,
   return TRUE;
 }
 
-/* Whether the stream can seek, and over what range.  GstAggregator says
- * no to every seeking query, yet it sends a seek to each input and the
- * pairs follow a flushing seek: so the answer is the linked inputs'
+/* Whether the stream can seek in time, and over what range.  GstAggregator
+ * says no to every seeking query, yet it sends a seek to each input and
+ * the pairs follow a flushing seek: so the answer is the linked inputs'
  * together (sink_left alone for a packed stream), seekable where each of
- * them is. */
+ * them is.  Other formats (bytes, frames) are the inputs' own, not the
+ * output's: no. */
 static void
 gst_stereo_depth_query_seeking (GstStereoDepth * self, GstQuery * query)
 {
   GstPad *pads[2] = { GST_PAD (self->left_pad), GST_PAD (self->right_pad) };
-  gboolean seekable = gst_pad_is_linked (pads[0]);
+  gboolean seekable;
   gint64 start = 0, end = -1;
   GstFormat format;
   guint i;
 
   gst_query_parse_seeking (query, &format, NULL, NULL, NULL);
+  seekable = format == GST_FORMAT_TIME && gst_pad_is_linked (pads[0]);
   for (i = 0; i < 2 && seekable; i++) {
     GstQuery *q;
     gint64 a = 0, b = -1;

@@ -532,11 +532,11 @@ GST_END_TEST;
 
 /* A flushing seek on a whole pipeline reaches both sources, and the output
  * goes on from the seek position with the left input's timestamps. */
-/* What a seeking query in time on pipeline answers. */
+/* What a seeking query in format on pipeline answers. */
 static gboolean
-query_seekable (GstElement * pipeline)
+query_seekable (GstElement * pipeline, GstFormat format)
 {
-  GstQuery *query = gst_query_new_seeking (GST_FORMAT_TIME);
+  GstQuery *query = gst_query_new_seeking (format);
   gboolean seekable = FALSE;
 
   fail_unless (gst_element_query (pipeline, query));
@@ -565,8 +565,9 @@ GST_START_TEST (test_flushing_seek)
       0);
   gst_sample_unref (sample);
 
-  /* what players ask before they offer a seek */
-  fail_unless (query_seekable (pipeline));
+  /* what players ask before they offer a seek; in time only */
+  fail_unless (query_seekable (pipeline, GST_FORMAT_TIME));
+  fail_if (query_seekable (pipeline, GST_FORMAT_BYTES));
   fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
           GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SECOND / 2));
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
@@ -611,7 +612,8 @@ GST_START_TEST (test_seeking_query)
     fail_unless (err == NULL, "%s", err ? err->message : "");
     fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) !=
         GST_STATE_CHANGE_FAILURE);
-    fail_unless_equals_int (query_seekable (pipeline), cases[i].seekable);
+    fail_unless_equals_int (query_seekable (pipeline, GST_FORMAT_TIME),
+        cases[i].seekable);
     gst_element_set_state (pipeline, GST_STATE_NULL);
     gst_object_unref (pipeline);
   }
