@@ -208,10 +208,10 @@ watch_thread (gpointer data)
 }
 
 /* Every frame, gap and EOS of input i: stamps its arrival; a frame or gap
- * also ends i's silence, and is dropped while the other input is silent.  EOS is
- * noted here, as it enters the pad: the aggregator marks a pad EOS only
- * when its streaming thread takes the event out of the queue, and that
- * thread sleeps while the other input is silent. */
+ * also ends i's silence, and is dropped while the other input is silent.
+ * EOS is noted here, as it enters the pad: the aggregator marks a pad EOS
+ * only when its streaming thread takes the event out of the queue, and
+ * that thread sleeps while the other input is silent. */
 static GstPadProbeReturn
 watch_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
