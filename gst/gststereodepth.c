@@ -1585,15 +1585,37 @@ gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
       GST_VIDEO_INFO_FPS_D (in),
       "pixel-aspect-ratio", GST_TYPE_FRACTION, par_n, par_d, NULL);
   *ret = gst_caps_intersect (caps, downstream);
+  /* downstream takes GRAY16_LE (negotiate() saw to that), but not this */
   if (gst_caps_is_empty (*ret)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Downstream does not accept the disparity output %" GST_PTR_FORMAT
-            "; put videoconvert after stereodepth.", caps), (NULL));
+            "; its size, rate or pixel aspect ratio is the input's: put "
+            "videoscale (or videorate) after stereodepth.", caps), (NULL));
     gst_caps_unref (caps);
     return GST_FLOW_NOT_NEGOTIATED;
   }
   gst_caps_unref (caps);
   return GST_FLOW_OK;
+}
+
+/* GstAggregator gives up without a word when downstream takes no
+ * GRAY16_LE at all (it asks before update_src_caps): say what to do. */
+static gboolean
+gst_stereo_depth_negotiate (GstAggregator * agg)
+{
+  GstCaps *template = gst_pad_get_pad_template_caps (agg->srcpad);
+  GstCaps *downstream = gst_pad_peer_query_caps (agg->srcpad, template);
+  const gboolean refused = gst_caps_is_empty (downstream);
+
+  gst_caps_unref (downstream);
+  gst_caps_unref (template);
+  if (refused) {
+    GST_ELEMENT_ERROR (agg, CORE, NEGOTIATION,
+        ("Downstream does not accept the disparity output (GRAY16_LE); put "
+            "videoconvert (or depthcolormap) after stereodepth."), (NULL));
+    return FALSE;
+  }
+  return GST_AGGREGATOR_CLASS (parent_class)->negotiate (agg);
 }
 
 static void
@@ -1878,6 +1900,7 @@ gst_stereo_depth_class_init (GstStereoDepthClass * klass)
   agg_class->get_next_time = GST_DEBUG_FUNCPTR (gst_stereo_depth_get_next_time);
   agg_class->update_src_caps =
       GST_DEBUG_FUNCPTR (gst_stereo_depth_update_src_caps);
+  agg_class->negotiate = GST_DEBUG_FUNCPTR (gst_stereo_depth_negotiate);
   agg_class->negotiated_src_caps =
       GST_DEBUG_FUNCPTR (gst_stereo_depth_negotiated_src_caps);
   agg_class->start = GST_DEBUG_FUNCPTR (gst_stereo_depth_start);

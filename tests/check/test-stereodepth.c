@@ -250,6 +250,38 @@ GST_START_TEST (test_frame_too_small)
 
 GST_END_TEST;
 
+/* Downstream that takes no GRAY16_LE is told to convert; downstream that
+ * takes it at another size is told to scale. */
+GST_START_TEST (test_output_refused)
+{
+  static const struct
+  {
+    const gchar *downstream, *hint;
+  } cases[] = {
+    {"video/x-raw, format=RGB", "put videoconvert"},
+    {"video/x-raw, format=GRAY16_LE, width=320, height=240",
+        "put videoscale"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    SdCheckPair p;
+
+    sd_check_pair_init (&p, FALSE);
+    gst_harness_set_sink_caps_str (p.left, cases[i].downstream);
+    sd_check_set_caps (p.left, "GRAY8", W, H);
+    sd_check_set_caps (p.right, "GRAY8", W, H);
+    push_left (&p, GST_VIDEO_FORMAT_GRAY8, 0);
+    gst_harness_push (p.right, sd_check_frame_new (GST_VIDEO_FORMAT_GRAY8,
+            scene.right, W, H, 0));
+    sd_check_expect_error (p.bus, "does not accept the disparity output",
+        cases[i].hint);
+    sd_check_pair_clear (&p);
+  }
+}
+
+GST_END_TEST;
+
 /* Right timestamps jittered by up to a fifth of a frame: every frame pairs
  * with its partner, none is dropped, and output times are the left ones. */
 GST_START_TEST (test_pairing_jitter)
@@ -1249,6 +1281,7 @@ stereodepth_suite (void)
   tcase_add_test (tc, test_size_mismatch);
   tcase_add_test (tc, test_frame_before_caps);
   tcase_add_test (tc, test_frame_too_small);
+  tcase_add_test (tc, test_output_refused);
   tcase_add_test (tc, test_pairing_jitter);
   tcase_add_test (tc, test_pairing_drops);
   tcase_add_test (tc, test_pairing_rates);
