@@ -1599,23 +1599,26 @@ gst_stereo_depth_update_src_caps (GstAggregator * agg, GstCaps * downstream,
 }
 
 /* GstAggregator gives up without a word when downstream takes no
- * GRAY16_LE at all (it asks before update_src_caps): say what to do. */
+ * GRAY16_LE at all (it asks before update_src_caps): when it gave up, say
+ * what to do. */
 static gboolean
 gst_stereo_depth_negotiate (GstAggregator * agg)
 {
-  GstCaps *template = gst_pad_get_pad_template_caps (agg->srcpad);
-  GstCaps *downstream = gst_pad_peer_query_caps (agg->srcpad, template);
-  const gboolean refused = gst_caps_is_empty (downstream);
+  GstCaps *template, *downstream;
+  gboolean refused;
 
+  if (GST_AGGREGATOR_CLASS (parent_class)->negotiate (agg))
+    return TRUE;
+  template = gst_pad_get_pad_template_caps (agg->srcpad);
+  downstream = gst_pad_peer_query_caps (agg->srcpad, template);
+  refused = gst_caps_is_empty (downstream);
   gst_caps_unref (downstream);
   gst_caps_unref (template);
-  if (refused) {
+  if (refused)
     GST_ELEMENT_ERROR (agg, CORE, NEGOTIATION,
         ("Downstream does not accept the disparity output (GRAY16_LE); put "
             "videoconvert (or depthcolormap) after stereodepth."), (NULL));
-    return FALSE;
-  }
-  return GST_AGGREGATOR_CLASS (parent_class)->negotiate (agg);
+  return FALSE;
 }
 
 static void

@@ -100,8 +100,9 @@ gst_stereo_depth_cuda_in_place (GstStereoDepth * self, GstBuffer * buffer)
 {
   GstMemory *mem;
 
-  /* an empty buffer is no frame: its map fails, with the element's error */
-  if (gst_buffer_n_memory (buffer) == 0)
+  /* several memories go through the host; none (an empty buffer) is no
+   * frame, and its map fails with the element's error */
+  if (gst_buffer_n_memory (buffer) != 1)
     return FALSE;
   mem = gst_buffer_peek_memory (buffer, 0);
   if (!gst_is_cuda_memory (mem))
@@ -110,7 +111,6 @@ gst_stereo_depth_cuda_in_place (GstStereoDepth * self, GstBuffer * buffer)
    * so does everything when backend=auto moved to the CPU */
   if (self->engine_in_cuda_context
       && g_str_equal (sd_engine_backend_name (self->engine), "cuda")
-      && gst_buffer_n_memory (buffer) == 1
       && GST_CUDA_MEMORY_CAST (mem)->context == *context_slot (self))
     return TRUE;
   GST_LOG_OBJECT (self, "CUDA memory of context %" GST_PTR_FORMAT
