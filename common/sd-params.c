@@ -159,7 +159,8 @@ const SdParamDesc sd_param_descs[] = {
   INT ("inner-iterations", "tiled-bp: BP-M sweeps per tile visit",
       inner_iterations, 1, SD_MAX_BP_ITERATIONS, NULL),
   INT ("threads", "cpu backend: threads it computes with (0 = one per "
-      "core)", threads, 0, SD_MAX_THREADS, "0 means one per core"),
+      "core the process may use, at most a container's CPU limit)", threads,
+      0, SD_MAX_THREADS, "0 means one per core"),
   INT ("band-rows", "Output rows of each horizontal band a frame is "
       "processed in (sgm: the whole frame's output, only the volumes are "
       "cut; 0 = the whole frame, or bands when it does not fit the "

@@ -126,7 +126,7 @@ typedef struct
   int inner_iterations;         /* BP-M sweeps per tile visit, 1 .. 100 */
 
   /* cpu backend */
-  int threads;                  /* 0 .. SD_MAX_THREADS, 0 = one per core */
+  int threads;                  /* 0 .. SD_MAX_THREADS, 0 = sd_host_threads */
   /* horizontal bands (sd-band.h): output rows a band, 0 .. SD_MAX_BAND_ROWS;
    * 0 = the whole frame, or on the cuda backend bands as tall as its
    * memory allows when the whole frame does not fit */

@@ -1,6 +1,7 @@
 /* Undistort-and-rectify maps (the model of OpenCV's initUndistortRectifyMap)
  * and the reference remap. */
 #include "sd-rectify.h"
+#include "sd-host-cpus.h"
 #include "sd-message.h"
 
 #include <math.h>
@@ -275,7 +276,7 @@ sd_rectify_component (const int32_t * map, const uint8_t * src,
     int src_stride, uint8_t * dst, int dst_stride, int pixel_stride,
     int width, int height)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_host_threads ())
   for (int y = 0; y < height; y++)
     sd_rectify_component_rows (map, src, src_stride, dst, dst_stride,
         pixel_stride, width, height, y, y + 1);
@@ -286,7 +287,7 @@ sd_rectify_component16 (const int32_t * map, const uint16_t * src,
     int src_stride, uint16_t * dst, int dst_stride, int pixel_stride,
     int depth, int shift, int width, int height)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads (sd_host_threads ())
   for (int y = 0; y < height; y++)
     sd_rectify_component16_rows (map, src, src_stride, dst, dst_stride,
         pixel_stride, depth, shift, width, height, y, y + 1);

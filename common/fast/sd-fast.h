@@ -13,6 +13,7 @@
 #define SD_FAST_H
 
 #include "../cpu/sd-cpu.h"
+#include "../sd-host-cpus.h"
 #include "../sd-temporal.h"
 
 #include <string.h>
@@ -22,13 +23,13 @@
 #endif
 
 /* The threads a fast stage uses: params->threads, 0 (or no params)
- * meaning OpenMP's count (one per core, or OMP_NUM_THREADS). */
+ * meaning one per core the process may use (sd_host_threads). */
 static inline int
 sd_fast_threads (const SdParams * params)
 {
 #ifdef _OPENMP
   return params && params->threads > 0 ? params->threads :
-      omp_get_max_threads ();
+      sd_host_threads ();
 #else
   (void) params;
   return 1;

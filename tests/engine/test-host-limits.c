@@ -1,7 +1,8 @@
-/* sd_host_memory_available: the system's available memory, bounded by the
- * room under the process's cgroup limits (v2 and v1), read from trees of
- * /proc and /sys/fs/cgroup files written here the way the kernel writes
- * them. */
+/* The host's limits as the process meets them, read from trees of /proc
+ * and /sys/fs/cgroup files written here the way the kernel writes them:
+ * sd_host_memory_available, the system's available memory bounded by the
+ * room under the process's cgroup memory limits, and sd_host_cpu_limit,
+ * the CPU time its cgroups allow (both cgroup v2 and v1). */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -9,6 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "sd-host-cpus.h"
 #include "sd-host-memory.h"
 #include "sd-test.h"
 
@@ -18,7 +24,7 @@
 #define MEMINFO_BYTES (8388608ull * 1024ull)
 
 /* the folder the trees are written in */
-static char tmp_dir[] = "/tmp/sd-host-memory-XXXXXX";
+static char tmp_dir[] = "/tmp/sd-host-limits-XXXXXX";
 
 /* root/path holding text, its folders made as needed */
 static void
@@ -154,6 +160,92 @@ test_v1 (void)
   CHECK_BYTES (root, 24 * MB);
 }
 
+#define CHECK_CPUS(root, expected)                                    \
+  SD_CHECK (sd_host_cpu_limit_under (root) == (expected),             \
+      "%s: a limit of %d CPUs, expected %d", root,                    \
+      sd_host_cpu_limit_under (root), (expected))
+
+/* A v2 group's cpu.max: "QUOTA PERIOD", or "max PERIOD" for none. */
+static void
+write_cpu_max (const char *root, const char *group, const char *max)
+{
+  char path[PATH_MAX], text[256];
+  snprintf (path, sizeof (path), "sys/fs/cgroup%s/cpu.max", group);
+  snprintf (text, sizeof (text), "%s\n", max);
+  write_file (root, path, text);
+}
+
+/* A v1 group's CFS quota (-1 for none) and period, in microseconds, in
+ * the hierarchy mounted at sys/fs/cgroup/mount. */
+static void
+write_cfs (const char *root, const char *mount, const char *group,
+    long long quota, long long period)
+{
+  char path[PATH_MAX], text[64];
+  snprintf (path, sizeof (path), "sys/fs/cgroup/%s%s/cpu.cfs_quota_us",
+      mount, group);
+  snprintf (text, sizeof (text), "%lld\n", quota);
+  write_file (root, path, text);
+  snprintf (path, sizeof (path), "sys/fs/cgroup/%s%s/cpu.cfs_period_us",
+      mount, group);
+  snprintf (text, sizeof (text), "%lld\n", period);
+  write_file (root, path, text);
+}
+
+static void
+test_cpu_v2 (void)
+{
+  char root[PATH_MAX];
+  /* no group file, no limit, a limit of its own */
+  new_tree (root, sizeof (root), NULL);
+  CHECK_CPUS (root, 0);
+  new_tree (root, sizeof (root), "0::/user.slice/session-1.scope\n");
+  write_cpu_max (root, "/user.slice/session-1.scope", "max 100000");
+  write_cpu_max (root, "/user.slice", "max 100000");
+  CHECK_CPUS (root, 0);
+  /* docker --cpus=1.5: two threads' worth, rounded up */
+  new_tree (root, sizeof (root), "0::/docker/abc\n");
+  write_cpu_max (root, "/docker/abc", "150000 100000");
+  CHECK_CPUS (root, 2);
+  /* an ancestor that allows less bounds it; periods may differ */
+  write_cpu_max (root, "/docker", "50000 50000");
+  CHECK_CPUS (root, 1);
+  /* a Kubernetes limit of 4 CPUs seen from inside its own namespace */
+  new_tree (root, sizeof (root), "0::/\n");
+  write_cpu_max (root, "", "400000 100000");
+  CHECK_CPUS (root, 4);
+  /* a group under a quarter of a CPU still gets a thread */
+  new_tree (root, sizeof (root), "0::/small\n");
+  write_cpu_max (root, "/small", "25000 100000");
+  CHECK_CPUS (root, 1);
+}
+
+static void
+test_cpu_v1 (void)
+{
+  char root[PATH_MAX];
+  /* cpu and cpuacct mounted together, under their list's name */
+  new_tree (root, sizeof (root), "5:memory:/docker/abc\n"
+      "4:cpu,cpuacct:/docker/abc\n0::/\n");
+  write_cfs (root, "cpu,cpuacct", "/docker/abc", 300000, 100000);
+  write_cfs (root, "cpu,cpuacct", "/docker", -1, 100000);
+  write_cfs (root, "cpu,cpuacct", "", -1, 100000);
+  CHECK_CPUS (root, 3);
+  /* unlimited (-1) at every level */
+  new_tree (root, sizeof (root), "4:cpu,cpuacct:/docker/abc\n");
+  write_cfs (root, "cpu,cpuacct", "/docker/abc", -1, 100000);
+  CHECK_CPUS (root, 0);
+  /* cpu mounted alone, an ancestor's quota the tighter */
+  new_tree (root, sizeof (root), "3:cpu:/kubepods/pod1\n");
+  write_cfs (root, "cpu", "/kubepods/pod1", 800000, 100000);
+  write_cfs (root, "cpu", "/kubepods", 200000, 100000);
+  CHECK_CPUS (root, 2);
+  /* the group is the mount's root (no cgroup namespace on the path) */
+  new_tree (root, sizeof (root), "3:cpu:/system.slice/docker-1.scope\n");
+  write_cfs (root, "cpu", "", 100000, 100000);
+  CHECK_CPUS (root, 1);
+}
+
 int
 main (void)
 {
@@ -164,11 +256,23 @@ main (void)
   test_no_limit ();
   test_v2 ();
   test_v1 ();
+  test_cpu_v2 ();
+  test_cpu_v1 ();
   /* this machine's own (Linux): a figure */
   const size_t own = sd_host_memory_available ();
   SD_CHECK (own > 0 && own < SIZE_MAX, "own: %zu", own);
+  /* and its threads: at least one, at most OpenMP's count */
+  const int threads = sd_host_threads ();
+  SD_CHECK (threads >= 1, "threads: %d", threads);
+#ifdef _OPENMP
+  SD_CHECK (threads <= omp_get_max_threads (), "threads: %d of %d", threads,
+      omp_get_max_threads ());
+  const int limit = sd_host_cpu_limit ();
+  SD_CHECK (limit == 0 || getenv ("OMP_NUM_THREADS") || threads <= limit,
+      "threads: %d under a limit of %d CPUs", threads, limit);
+#endif
   char command[PATH_MAX + 16];
   snprintf (command, sizeof (command), "rm -rf %s", tmp_dir);
   SD_CHECK (system (command) == 0, "%s", command);
-  return sd_test_exit ("test-host-memory");
+  return sd_test_exit ("test-host-limits");
 }
