@@ -6,6 +6,7 @@
 
 #include "sd-cgroup.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,24 +15,15 @@
 #include <omp.h>
 #endif
 
-/* The tightest quota / period seen, as a fraction (no limit: quota 0). */
-typedef struct
-{
-  unsigned long long quota, period;
-} CpuLimit;
-
+/* The tightest quota / period seen, in CPUs (0: no limit seen yet). */
 static void
-tighten (CpuLimit * limit, unsigned long long quota,
-    unsigned long long period)
+tighten (double *cpus, unsigned long long quota, unsigned long long period)
 {
   if (quota == 0 || period == 0)
     return;
-  /* quota / period < limit->quota / limit->period, without division */
-  if (limit->quota == 0
-      || (double) quota * limit->period < (double) limit->quota * period) {
-    limit->quota = quota;
-    limit->period = period;
-  }
+  const double c = (double) quota / (double) period;
+  if (*cpus == 0 || c < *cpus)
+    *cpus = c;
 }
 
 /* A group and its ancestors each bound the CPU time of every group below
@@ -39,7 +31,7 @@ tighten (CpuLimit * limit, unsigned long long quota,
 static void
 visit_group (char *group, size_t base_length, bool v2, void *user)
 {
-  CpuLimit *limit = user;
+  double *cpus = user;
   do {
     unsigned long long quota, period;
     char text[256];
@@ -47,10 +39,10 @@ visit_group (char *group, size_t base_length, bool v2, void *user)
       /* "max 100000" when unlimited */
       if (sd_sysfile_read (group, "cpu.max", "", text, sizeof (text))
           && sscanf (text, "%llu %llu", &quota, &period) == 2)
-        tighten (limit, quota, period);
+        tighten (cpus, quota, period);
     } else if (sd_sysfile_number (group, "cpu.cfs_quota_us", "", &quota)
         && sd_sysfile_number (group, "cpu.cfs_period_us", "", &period)) {
-      tighten (limit, quota, period);
+      tighten (cpus, quota, period);
     }
   } while (sd_cgroup_parent (group, base_length));
 }
@@ -58,13 +50,9 @@ visit_group (char *group, size_t base_length, bool v2, void *user)
 int
 sd_host_cpu_limit_under (const char *root)
 {
-  CpuLimit limit = { 0, 0 };
-  sd_cgroup_for_each (root, "cpu", visit_group, &limit);
-  if (limit.quota == 0)
-    return 0;
-  const unsigned long long cpus =
-      (limit.quota + limit.period - 1) / limit.period;
-  return cpus > 1 << 20 ? 1 << 20 : (int) cpus;
+  double cpus = 0;
+  sd_cgroup_for_each (root, "cpu", visit_group, &cpus);
+  return cpus > 1 << 20 ? 1 << 20 : (int) ceil (cpus);
 }
 
 int
